@@ -1,0 +1,2 @@
+// Unit tier: *.spec.ts next to the code, pure or with fakes; no sockets, no child processes.
+module.exports = { ...require('./jest.shared'), rootDir: '.', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' };

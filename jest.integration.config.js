@@ -1,0 +1,8 @@
+// Integration and end-to-end tiers: a real Nest app on port 0 against scripted A2A servers in their own processes.
+module.exports = {
+  ...require('./jest.shared'),
+  rootDir: '.',
+  roots: ['<rootDir>/test'],
+  testRegex: '\\.(int|e2e)-spec\\.ts$',
+  testTimeout: 30000,
+};

@@ -1,0 +1,38 @@
+/**
+ * The A2A side of a run, behind a token so tests and platform teams can swap it (STYLE §2.3).
+ * The default implementation speaks A2A 1.0 JSON-RPC through the `@a2a-js/sdk` client.
+ */
+export const A2A_GATEWAY = Symbol('A2A_GATEWAY');
+
+/**
+ * One item of an A2A stream as wire JSON: the JSON-RPC `result`, i.e. a StreamResponse object with one of
+ * `task`, `statusUpdate`, `artifactUpdate` or `message` (reference §4.1). GetTask answers are wrapped as
+ * `{ task }` so the mapper sees one shape.
+ */
+export type A2aFrame = Record<string, unknown>;
+
+/** An A2A 1.0 part as wire JSON: `{text}`, `{data, mediaType}`, `{raw, mediaType, filename}`. */
+export type A2aPart = Record<string, unknown>;
+
+/** The exact A2A message of reference §3.2, as wire JSON (null values already omitted). */
+export interface A2aOutgoingMessage {
+  readonly messageId: string;
+  readonly role: 'ROLE_USER';
+  readonly parts: readonly A2aPart[];
+  readonly contextId: string;
+  readonly taskId?: string;
+  readonly metadata: { readonly iac_code: Readonly<Record<string, unknown>> };
+}
+
+export interface A2aGateway {
+  /** `SendStreamingMessage`; the iterable ends when the upstream closes the stream (A2A 1.0 has no `final`). */
+  sendStreamingMessage(message: A2aOutgoingMessage, signal: AbortSignal): AsyncIterable<A2aFrame>;
+  /** `CancelTask`, bounded by IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS; rejects on failure or timeout. */
+  cancelTask(taskId: string): Promise<void>;
+  /** `GetTask` with `historyLength` (default 100), returned as `{ task }`. */
+  getTask(taskId: string, historyLength?: number): Promise<A2aFrame>;
+  /** `SubscribeToTask`; the first frame is the current task snapshot. */
+  subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame>;
+  /** Resolves when the upstream answers its agent card; used by /health/ready. */
+  checkReady(): Promise<void>;
+}

@@ -1,0 +1,51 @@
+/** The typed, frozen configuration tree every module injects (token APP_CONFIG). */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export type UpstreamMode = 'auto' | 'demo';
+
+export interface AppConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Bearer token for the AG-UI routes; undefined = auth off. */
+  readonly authToken?: string;
+  readonly upstream: {
+    readonly mode: UpstreamMode;
+    readonly a2aUrl?: string;
+    readonly a2aToken?: string;
+    readonly allowRemote: boolean;
+  };
+  readonly stateDir: string;
+  readonly configDir: string;
+  /** Allowed workspace roots as configured (resolution and existence checks happen at use time). */
+  readonly allowedCwdRoots: readonly string[];
+  readonly heartbeatMs: number;
+  readonly interruptTtlSeconds: number;
+  readonly cancelTimeoutMs: number;
+  readonly genericClients: boolean;
+  readonly genericWorkspaceRoot: string;
+  readonly sessionBinding: boolean;
+  readonly jwt: {
+    readonly issuer?: string;
+    readonly audience?: string;
+    readonly jwksUrl?: string;
+    readonly resourceMetadataUrl?: string;
+  };
+  readonly drainMs: number;
+  readonly log: { readonly level: string; readonly format: 'json' | 'pretty' };
+  readonly metricsPublic: boolean;
+  readonly tracing: boolean;
+  readonly playground: boolean;
+  readonly store: {
+    readonly kind: 'file' | 'redis';
+    readonly redisUrl?: string;
+    readonly keyPrefix: string;
+    readonly tls: boolean;
+  };
+  /** Request body caps (reference §1.2 and §1.4). */
+  readonly maxRequestBytes: number;
+  readonly maxCancelBytes: number;
+  /** Language of messages when a request names none (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). */
+  readonly processLanguage: string;
+  /** The environment a managed `iac-code a2a` child inherits (reference §3.3). */
+  readonly childEnvironment: Readonly<Record<string, string>>;
+}

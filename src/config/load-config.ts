@@ -1,0 +1,168 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import * as path from 'node:path';
+import type { AppConfig } from './app-config';
+import { EnvironmentDto } from './environment.dto';
+
+/** Facts about the host process that the defaults depend on; passed in so loadConfig stays pure. */
+export interface HostFacts {
+  readonly cwd: string;
+  readonly homeDir: string;
+  readonly tmpDir: string;
+  readonly pathDelimiter: string;
+  readonly isTty: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const MIB = 1024 * 1024;
+const LANGUAGE_VARIABLES = ['LANGUAGE', 'LC_ALL', 'LC_MESSAGES', 'LANG'];
+
+function expandHome(value: string, homeDir: string): string {
+  return value === '~' || value.startsWith('~/') ? path.join(homeDir, value.slice(1)) : value;
+}
+
+function processLanguage(env: Record<string, string | undefined>): string {
+  for (const name of LANGUAGE_VARIABLES) {
+    const value = env[name]?.trim();
+    if (value) return value.split(/[_.:-]/)[0].toLowerCase();
+  }
+  return 'en';
+}
+
+/**
+ * Validates the environment and builds the typed configuration. Pure: no I/O, no process.env; a bad
+ * value throws a ConfigError that names the variable (DESIGN "Environment": validated at boot).
+ */
+export function loadConfig(env: Record<string, string | undefined>, host: HostFacts): AppConfig {
+  // Unknown variables are ignored by validateSync; only the declared ones are checked and converted.
+  const dto = plainToInstance(EnvironmentDto, env);
+  const errors = validateSync(dto, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) =>
+        `${e.property}=${JSON.stringify(env[e.property])}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const a2aUrl = dto.IAC_CODE_AGUI_A2A_URL?.trim() || undefined;
+  const allowRemote = dto.IAC_CODE_AGUI_A2A_ALLOW_REMOTE ?? false;
+  if (a2aUrl && !allowRemote && !isLoopbackUrl(a2aUrl)) {
+    throw new ConfigError(
+      'IAC_CODE_AGUI_A2A_URL: the AG-UI adapter may connect only to a loopback A2A HTTP(S) URL ' +
+        '(set IAC_CODE_AGUI_A2A_ALLOW_REMOTE=true to allow a remote kernel).',
+    );
+  }
+  const store = dto.IAC_CODE_AGUI_STATE_STORE ?? 'file';
+  if (store === 'redis' && !dto.IAC_CODE_AGUI_REDIS_URL) {
+    throw new ConfigError('IAC_CODE_AGUI_REDIS_URL: required when IAC_CODE_AGUI_STATE_STORE=redis.');
+  }
+  const configDir = path.resolve(
+    expandHome(dto.IAC_CODE_CONFIG_DIR ?? path.join(host.homeDir, '.iac-code'), host.homeDir),
+  );
+  const stateDir = path.resolve(
+    expandHome(dto.IAC_CODE_AGUI_STATE_DIR ?? path.join(configDir, 'agui'), host.homeDir),
+  );
+  const rootsVariable = env.IAC_CODE_AGUI_ALLOWED_CWDS ?? env.IACCODE_A2A_ALLOWED_CWDS;
+  const allowedCwdRoots =
+    rootsVariable === undefined
+      ? [host.cwd, host.tmpDir]
+      : rootsVariable
+          .split(host.pathDelimiter)
+          .map((root) => root.trim())
+          .filter(Boolean)
+          .map((root) => path.resolve(expandHome(root, host.homeDir)));
+  const upstreamMode = dto.IAC_CODE_AGUI_UPSTREAM ?? 'auto';
+  const childEnvironment = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+
+  const config: AppConfig = {
+    host: dto.IAC_CODE_AGUI_HOST ?? '127.0.0.1',
+    port: dto.IAC_CODE_AGUI_PORT ?? 8000,
+    authToken: dto.IAC_CODE_AGUI_AUTH_TOKEN || undefined,
+    upstream: {
+      mode: upstreamMode,
+      a2aUrl,
+      a2aToken: dto.IAC_CODE_AGUI_A2A_TOKEN || undefined,
+      allowRemote,
+    },
+    stateDir,
+    configDir,
+    allowedCwdRoots,
+    heartbeatMs: Math.round((dto.IAC_CODE_AGUI_HEARTBEAT_SECONDS ?? 15) * 1000),
+    interruptTtlSeconds: dto.IAC_CODE_AGUI_INTERRUPT_TTL ?? 540,
+    cancelTimeoutMs: Math.round((dto.IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS ?? 10) * 1000),
+    genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
+    genericWorkspaceRoot: path.resolve(
+      expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
+    ),
+    sessionBinding: dto.IAC_CODE_AGUI_SESSION_BINDING ?? false,
+    jwt: {
+      issuer: dto.IAC_CODE_AGUI_JWT_ISSUER,
+      audience: dto.IAC_CODE_AGUI_JWT_AUDIENCE,
+      jwksUrl: dto.IAC_CODE_AGUI_JWT_JWKS_URL,
+      resourceMetadataUrl: dto.IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL,
+    },
+    drainMs: Math.round((dto.IAC_CODE_AGUI_DRAIN_SECONDS ?? 30) * 1000),
+    log: {
+      level: dto.IAC_CODE_AGUI_LOG_LEVEL ?? 'info',
+      format: dto.IAC_CODE_AGUI_LOG_FORMAT ?? (host.isTty ? 'pretty' : 'json'),
+    },
+    metricsPublic: dto.IAC_CODE_AGUI_METRICS_PUBLIC ?? false,
+    tracing: dto.IAC_CODE_AGUI_TRACING ?? false,
+    playground: dto.IAC_CODE_AGUI_PLAYGROUND ?? upstreamMode === 'demo',
+    store: {
+      kind: store,
+      redisUrl: dto.IAC_CODE_AGUI_REDIS_URL || undefined,
+      keyPrefix: dto.IAC_CODE_AGUI_REDIS_KEY_PREFIX ?? 'agui:',
+      tls: dto.IAC_CODE_AGUI_REDIS_TLS ?? false,
+    },
+    maxRequestBytes: 12 * MIB,
+    maxCancelBytes: 64 * 1024,
+    processLanguage: processLanguage(env),
+    childEnvironment,
+  };
+  return deepFreeze(config);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return (
+      (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK_HOSTS.has(parsed.hostname)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Secrets masked, for the one boot log line of the effective configuration. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  const mask = (value?: string) => (value ? '***' : undefined);
+  return {
+    host: config.host,
+    port: config.port,
+    auth: config.authToken ? 'bearer' : 'off',
+    upstream: { ...config.upstream, a2aToken: mask(config.upstream.a2aToken) },
+    stateDir: config.stateDir,
+    allowedCwdRoots: config.allowedCwdRoots,
+    heartbeatMs: config.heartbeatMs,
+    interruptTtlSeconds: config.interruptTtlSeconds,
+    cancelTimeoutMs: config.cancelTimeoutMs,
+    store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
+    log: config.log,
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
