@@ -1,0 +1,98 @@
+import { EventType, type BaseEvent, type TextMessageContentEvent } from '@ag-ui/core';
+import type { MapContext } from './map-context';
+import type { UnwrappedFrame } from './unwrap-frame';
+import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
+
+// Roles that count as the agent's voice; a missing role does too (reference §4.3).
+const AGENT_ROLES = new Set<unknown>(['ROLE_AGENT', 'agent', undefined]);
+
+/**
+ * The agent's status text of one frame → TEXT_MESSAGE_* (reference §4.3). The kernel streams each delta as
+ * a WORKING status message, then repeats the whole answer with `assistantFinal.complete: true`; that
+ * repeat is dropped once text went out (kernel wire notes). When the frame has no status text and nothing
+ * was emitted yet, a GetTask snapshot's trailing agent messages in `history` stand in.
+ */
+export function mapStatusText(frame: UnwrappedFrame, ctx: MapContext): BaseEvent[] {
+  let text = statusTextOf(frame);
+  let messageId = statusMessageIdOf(frame);
+  if (text.length === 0 && !ctx.state.hasEmittedText) {
+    const fromHistory = historyAgentTextOf(frame.body);
+    text = fromHistory.text;
+    messageId ??= fromHistory.messageId;
+  }
+  if (text.length === 0) return [];
+  if (isAssistantFinal(frame.iacCode) && ctx.state.hasEmittedText) return [];
+  return mapText(text, messageId, ctx);
+}
+
+/**
+ * Emits `text` as content of `messageId` (else the current message, else a fresh `assistant-<hex>`).
+ * Open reasoning closes first; a different message closes the current one unless `allowParallel`.
+ */
+export function mapText(
+  text: string,
+  messageId: string | undefined,
+  ctx: MapContext,
+  allowParallel = false,
+): BaseEvent[] {
+  const events = ctx.spans.closeReasoning(ctx.now);
+  const resolvedId = messageId ?? ctx.spans.currentMessageId ?? `assistant-${ctx.newId()}`;
+  events.push(...ctx.spans.openText(resolvedId, ctx.now, allowParallel));
+  const content: TextMessageContentEvent = {
+    type: EventType.TEXT_MESSAGE_CONTENT,
+    messageId: resolvedId,
+    delta: text,
+    timestamp: ctx.now,
+  };
+  events.push(content);
+  ctx.state.hasEmittedText = true;
+  return events;
+}
+
+function isAssistantFinal(iacCode: WireObject | undefined): boolean {
+  return isWireObject(iacCode?.assistantFinal) && iacCode.assistantFinal.complete === true;
+}
+
+/** The status message of a task/status update; a bare `message` frame is its own message. */
+function statusMessageOf(frame: UnwrappedFrame): WireObject | undefined {
+  if (frame.kind === 'message') return frame.body;
+  const status = frame.body.status;
+  return isWireObject(status) && isWireObject(status.message) ? status.message : undefined;
+}
+
+function statusTextOf(frame: UnwrappedFrame): string {
+  const message = statusMessageOf(frame);
+  return message && AGENT_ROLES.has(message.role) ? textOfParts(message.parts) : '';
+}
+
+function statusMessageIdOf(frame: UnwrappedFrame): string | undefined {
+  return nonEmptyString(statusMessageOf(frame)?.messageId);
+}
+
+/** The trailing run of agent messages in `history`, joined, with the last message id among them. */
+function historyAgentTextOf(body: WireObject): { text: string; messageId?: string } {
+  if (!Array.isArray(body.history)) return { text: '' };
+  const trailing: WireObject[] = [];
+  for (const message of [...body.history].reverse()) {
+    if (!isWireObject(message)) break;
+    if (message.role !== 'ROLE_AGENT' && message.role !== 'agent') {
+      if (trailing.length > 0) break;
+      continue;
+    }
+    trailing.unshift(message);
+  }
+  const messageId = trailing
+    .map((message) => nonEmptyString(message.messageId))
+    .filter(Boolean)
+    .pop();
+  return { text: trailing.map((message) => textOfParts(message.parts)).join(''), messageId };
+}
+
+function textOfParts(parts: unknown): string {
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .filter(isWireObject)
+    .map((part) => part.text)
+    .filter((text): text is string => typeof text === 'string')
+    .join('');
+}

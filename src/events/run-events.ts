@@ -1,0 +1,82 @@
+import {
+  EventType,
+  type CustomEvent,
+  type RunErrorEvent,
+  type RunFinishedEvent,
+  type RunStartedEvent,
+  type TokenUsage,
+} from '@ag-ui/core';
+import type { RunIdentity } from './run-identity';
+import { ifDefined } from './wire-value';
+
+export const SESSION_EVENT_NAME = 'iac-code.session.v1';
+
+/** The adapter ↔ A2A binding announced once per run (reference §4.9). `schemaVersion` is always 1. */
+export interface SessionEventValue {
+  readonly schemaVersion?: 1;
+  readonly threadId: string;
+  readonly aguiRunId: string;
+  readonly executionId: string;
+  readonly contextId: string;
+  readonly taskId: string | null;
+  readonly rosInvocationId: string;
+  readonly sessionId: string | null;
+}
+
+/** RUN_STARTED without `input` (reference §4.7); `parentRunId` only when the request had one. */
+export function runStarted(run: RunIdentity, parentRunId: string | undefined, now: number): RunStartedEvent {
+  return {
+    type: EventType.RUN_STARTED,
+    threadId: run.threadId,
+    runId: run.runId,
+    ...ifDefined('parentRunId', parentRunId),
+    timestamp: now,
+  };
+}
+
+export function runFinished(
+  run: RunIdentity,
+  usage: TokenUsage[] | undefined,
+  now: number,
+): RunFinishedEvent {
+  return {
+    type: EventType.RUN_FINISHED,
+    threadId: run.threadId,
+    runId: run.runId,
+    outcome: { type: 'success' },
+    ...ifDefined('usage', usage),
+    timestamp: now,
+  };
+}
+
+/**
+ * Exactly `{type, code, message, timestamp}` plus `usage` when known. No threadId/runId: AG-UI 1.0's
+ * RUN_ERROR defines none, although the original sent them (reference §4.7, DESIGN "Error codes").
+ */
+export function runError(
+  code: string,
+  message: string,
+  usage: TokenUsage[] | undefined,
+  now: number,
+): RunErrorEvent {
+  return { type: EventType.RUN_ERROR, code, message, ...ifDefined('usage', usage), timestamp: now };
+}
+
+/** CUSTOM `iac-code.session.v1`; `taskId`/`sessionId` stay as `null` when unknown, inside `value` only. */
+export function sessionEvent(value: SessionEventValue, now: number): CustomEvent {
+  return {
+    type: EventType.CUSTOM,
+    name: SESSION_EVENT_NAME,
+    value: {
+      schemaVersion: 1,
+      threadId: value.threadId,
+      aguiRunId: value.aguiRunId,
+      executionId: value.executionId,
+      contextId: value.contextId,
+      taskId: value.taskId,
+      rosInvocationId: value.rosInvocationId,
+      sessionId: value.sessionId,
+    },
+    timestamp: now,
+  };
+}

@@ -1,0 +1,5 @@
+/** The AG-UI ids of the run being mapped. */
+export interface RunIdentity {
+  readonly threadId: string;
+  readonly runId: string;
+}
