@@ -1,0 +1,49 @@
+/**
+ * What a scripted kernel turn does, as plain data (DESIGN "Test upstreams"): the executor
+ * (`ScriptedKernelExecutor`) only plays these steps back, so a script can be read and unit-tested
+ * without a bus, a clock or a socket.
+ */
+
+/** One A2A 1.0 stream item as wire JSON, exactly as the kernel puts it in `result` (kernel wire doc "Frames"). */
+export type KernelFrame =
+  | { readonly statusUpdate: Readonly<Record<string, unknown>> }
+  | { readonly artifactUpdate: Readonly<Record<string, unknown>> };
+
+/** How the transport breaks a stream on purpose, after every frame published before it was written. */
+export type KernelFault =
+  /** The connection dies: the socket is destroyed without a terminal frame. */
+  | { readonly kind: 'drop' }
+  /** An SSE frame carrying a JSON-RPC `error` (HTTP 200, the stream had started), then the stream ends. */
+  | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string };
+
+export type KernelStep =
+  | { readonly kind: 'frame'; readonly frame: KernelFrame }
+  | { readonly kind: 'pause'; readonly ms: number }
+  /**
+   * Wait, publishing nothing, until CancelTask. `answersCancel: false` models a kernel whose cancel never
+   * completes, so the CancelTask call hangs (a2a-js-sdk.md §3.5).
+   */
+  | { readonly kind: 'park'; readonly answersCancel: boolean }
+  | { readonly kind: 'fault'; readonly fault: KernelFault };
+
+/** What a script may depend on: the user's text and the ids the kernel already assigned. */
+export interface KernelTurnInput {
+  readonly userText: string;
+  readonly taskId: string;
+  readonly contextId: string;
+  /** `metadata.iac_code.iacCodeSessionId`, stable per context (see `kernelSessionId`). */
+  readonly sessionId: string;
+}
+
+export interface KernelScript {
+  readonly name: string;
+  /** Answer the JSON-RPC request with this HTTP status before any stream starts (the `http-500` script). */
+  readonly preStreamHttpStatus?: number;
+  /** The steps after the kernel's opening frames (task SUBMITTED, SUBMITTED, WORKING). */
+  steps(input: KernelTurnInput): readonly KernelStep[];
+}
+
+/** Picks the script for a turn from the text of the user message. */
+export interface KernelScriptBook {
+  select(userText: string): KernelScript;
+}

@@ -1,0 +1,69 @@
+import { DEMO_TURN_SCRIPT } from './demo-turn-script';
+import {
+  DROP_SCRIPT,
+  FAIL_SCRIPT,
+  HANG_CANCEL_SCRIPT,
+  HTTP_500_SCRIPT,
+  RPC_ERROR_SCRIPT,
+  SILENT_SCRIPT,
+  SLOW_SCRIPT,
+} from './failure-scripts';
+import type { KernelScript, KernelScriptBook } from './kernel-script';
+
+export interface KernelScriptKeyword {
+  /** The first word of the user message, compared case-insensitively. */
+  readonly keyword: string;
+  /** One line for the README: what the prompt shows. */
+  readonly description: string;
+  readonly script: KernelScript;
+}
+
+/** The prompts that show each feature of the scripted kernel; any other text plays `DEFAULT_KERNEL_SCRIPT`. */
+export const KERNEL_SCRIPT_KEYWORDS: readonly KernelScriptKeyword[] = [
+  {
+    keyword: 'drop',
+    description: 'the connection dies mid-stream while text, reasoning and a tool call are open',
+    script: DROP_SCRIPT,
+  },
+  {
+    keyword: 'rpc-error',
+    description: 'a JSON-RPC error frame arrives after the stream started',
+    script: RPC_ERROR_SCRIPT,
+  },
+  {
+    keyword: 'http-500',
+    description: 'the kernel answers HTTP 500 before any stream',
+    script: HTTP_500_SCRIPT,
+  },
+  { keyword: 'fail', description: 'the task ends in TASK_STATE_FAILED', script: FAIL_SCRIPT },
+  {
+    keyword: 'slow',
+    description: 'text deltas 300 ms apart for about 10 s, to disconnect or cancel mid-run',
+    script: SLOW_SCRIPT,
+  },
+  {
+    keyword: 'silent',
+    description: 'nothing after WORKING until cancelled, so heartbeats can be observed',
+    script: SILENT_SCRIPT,
+  },
+  {
+    keyword: 'hang-cancel',
+    description: 'like silent, but CancelTask never answers',
+    script: HANG_CANCEL_SCRIPT,
+  },
+];
+
+/** Any other text: a friendly infrastructure-as-code answer with reasoning, one tool call, usage and an artifact. */
+export const DEFAULT_KERNEL_SCRIPT: KernelScript = DEMO_TURN_SCRIPT;
+
+/** The first whitespace-separated word of the message, lower-cased. */
+export function firstKeyword(userText: string): string {
+  return userText.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
+}
+
+export function selectKernelScript(userText: string): KernelScript {
+  const keyword = firstKeyword(userText);
+  return KERNEL_SCRIPT_KEYWORDS.find((row) => row.keyword === keyword)?.script ?? DEFAULT_KERNEL_SCRIPT;
+}
+
+export const KERNEL_SCRIPT_BOOK: KernelScriptBook = { select: selectKernelScript };

@@ -1,0 +1,162 @@
+import { Message, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  type AgentExecutionEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
+import { SystemClock, type Clock } from '../../common/clock';
+import { KERNEL_FAULT_METADATA_KEY } from './kernel-fault-marker';
+import { kernelSessionId, statusFrame } from './kernel-frames';
+import type {
+  KernelFault,
+  KernelFrame,
+  KernelScriptBook,
+  KernelStep,
+  KernelTurnInput,
+} from './kernel-script';
+import { userTextOf } from './user-text-of';
+
+const CANCEL = 'cancel';
+const DISPOSE = 'dispose';
+
+interface ActiveTurn {
+  readonly controller: AbortController;
+  /** False while parked in a `hang-cancel` script: CancelTask then gets no answer. */
+  answersCancel: boolean;
+}
+
+/**
+ * Plays a `KernelScript` on the SDK's event bus, opening every turn as the kernel does: `task`
+ * (SUBMITTED), `statusUpdate` SUBMITTED, then WORKING (kernel wire doc "Frames"). A follow-up message on
+ * an existing task opens with that task's snapshot instead (a2a-js-sdk.md §3.2 rule 1).
+ */
+export class ScriptedKernelExecutor implements AgentExecutor {
+  private readonly activeTurns = new Map<string, ActiveTurn>();
+  private readonly contextOfTask = new Map<string, string>();
+
+  constructor(
+    private readonly scripts: KernelScriptBook,
+    private readonly clock: Clock = new SystemClock(),
+  ) {}
+
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId } = context;
+    this.contextOfTask.set(taskId, contextId);
+    const userText = userTextOf(Message.toJSON(context.userMessage));
+    const input: KernelTurnInput = { userText, taskId, contextId, sessionId: kernelSessionId(contextId) };
+    const turn: ActiveTurn = { controller: new AbortController(), answersCancel: true };
+    this.activeTurns.set(taskId, turn);
+    this.publishOpening(context, input, bus);
+    await this.play(this.scripts.select(userText).steps(input), input, turn, bus);
+  }
+
+  /**
+   * a2a-js-sdk.md §3.5: the SDK's CancelTask waits on the bus until a terminal event arrives, so this
+   * must lead to a CANCELED update: a running turn publishes it when it sees the abort; a task parked at
+   * the end of its turn (INPUT_REQUIRED keeps the bus alive) has no loop left, so it is published here.
+   */
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const turn = this.activeTurns.get(taskId);
+    if (turn) {
+      if (turn.answersCancel) turn.controller.abort(CANCEL);
+      return;
+    }
+    bus.publish(this.canceledEvent(taskId, this.contextOfTask.get(taskId) ?? ''));
+  }
+
+  /** Stops every turn without publishing anything more (server shutdown). */
+  dispose(): void {
+    for (const turn of this.activeTurns.values()) turn.controller.abort(DISPOSE);
+    this.activeTurns.clear();
+  }
+
+  private publishOpening(context: RequestContext, input: KernelTurnInput, bus: ExecutionEventBus): void {
+    if (context.task) {
+      bus.publish(AgentEvent.task(context.task));
+    } else {
+      bus.publish(
+        AgentEvent.task({
+          id: input.taskId,
+          contextId: input.contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: this.timestamp() },
+          artifacts: [],
+          history: [context.userMessage],
+          metadata: {},
+        }),
+      );
+      bus.publish(this.toEvent(statusFrame(input, 'TASK_STATE_SUBMITTED')));
+    }
+    bus.publish(this.toEvent(statusFrame(input, 'TASK_STATE_WORKING')));
+  }
+
+  private async play(
+    steps: readonly KernelStep[],
+    input: KernelTurnInput,
+    turn: ActiveTurn,
+    bus: ExecutionEventBus,
+  ): Promise<void> {
+    const signal = turn.controller.signal;
+    try {
+      for (const step of steps) {
+        if (signal.aborted) break;
+        if (step.kind === 'frame') bus.publish(this.toEvent(step.frame));
+        else if (step.kind === 'pause') await pause(step.ms, signal);
+        else if (step.kind === 'park') {
+          turn.answersCancel = step.answersCancel;
+          await pause(undefined, signal);
+        } else {
+          bus.publish(this.faultEvent(input, step.fault));
+          return;
+        }
+      }
+      if (signal.aborted && signal.reason === CANCEL)
+        bus.publish(this.canceledEvent(input.taskId, input.contextId));
+    } finally {
+      // Synchronously with the last publish, so a CancelTask arriving afterwards takes the "parked" path.
+      if (this.activeTurns.get(input.taskId) === turn) this.activeTurns.delete(input.taskId);
+    }
+  }
+
+  private toEvent(frame: KernelFrame): AgentExecutionEvent {
+    if ('artifactUpdate' in frame) {
+      return AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON(frame.artifactUpdate));
+    }
+    const update = TaskStatusUpdateEvent.fromJSON(frame.statusUpdate);
+    if (update.status && !update.status.timestamp) update.status.timestamp = this.timestamp();
+    return AgentEvent.statusUpdate(update);
+  }
+
+  private canceledEvent(taskId: string, contextId: string): AgentExecutionEvent {
+    const ids = { taskId, contextId, sessionId: kernelSessionId(contextId) };
+    return this.toEvent(statusFrame(ids, 'TASK_STATE_CANCELED'));
+  }
+
+  private faultEvent(input: KernelTurnInput, fault: KernelFault): AgentExecutionEvent {
+    return AgentEvent.statusUpdate({
+      taskId: input.taskId,
+      contextId: input.contextId,
+      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: this.timestamp() },
+      metadata: { [KERNEL_FAULT_METADATA_KEY]: fault },
+    });
+  }
+
+  private timestamp(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+/** Resolves after `ms` (never, when undefined) or as soon as the signal aborts. */
+function pause(ms: number | undefined, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = ms === undefined ? undefined : setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { KernelRequestLogEntry } from '../../src/a2a/embedded/kernel-request-log-entry';
+import { KERNEL_UPSTREAM_READY, REQUEST_JOURNAL_PATH } from './kernel-upstream/upstream-protocol';
+
+export interface KernelUpstreamOptions {
+  /** Sets IACCODE_A2A_HTTP_TOKEN for the child: every route then needs the bearer token. */
+  readonly token?: string;
+  /** `--ping-ms`: silence before a `: ping` comment (the kernel's default is 15000). */
+  readonly pingMs?: number;
+}
+
+export interface KernelUpstream {
+  /** Base URL ending with '/'. */
+  readonly url: string;
+  /** Every request the upstream saw, oldest first (journal requests excluded). */
+  requests(): Promise<KernelRequestLogEntry[]>;
+  /** Sends a signal (default SIGKILL) without waiting: a crashed upstream. */
+  kill(signal?: NodeJS.Signals): void;
+  /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+  close(): Promise<void>;
+}
+
+const REPO_ROOT = resolve(__dirname, '../..');
+// Node 24 by absolute path: the system `node` may be older (a2a-js's CommonJS build needs require(esm)).
+const NODE_24 = resolve(REPO_ROOT, 'node_modules/.bin/node');
+const ENTRY = resolve(__dirname, 'kernel-upstream/main.ts');
+const READY_TIMEOUT_MS = 20_000;
+
+/** Spawns the scripted kernel (`kernel-upstream/main.ts`) as its own process and waits until it listens. */
+export async function startKernelUpstream(options: KernelUpstreamOptions = {}): Promise<KernelUpstream> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.IACCODE_A2A_HTTP_TOKEN;
+  if (options.token) env.IACCODE_A2A_HTTP_TOKEN = options.token;
+  const args = ['--import', 'tsx', ENTRY];
+  if (options.pingMs !== undefined) args.push('--ping-ms', String(options.pingMs));
+  const child = spawn(NODE_24, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+
+  const url = await readyUrlOf(child).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  const authorization: Record<string, string> = options.token
+    ? { Authorization: `Bearer ${options.token}` }
+    : {};
+  return {
+    url,
+    requests: async () => {
+      const response = await fetch(new URL(REQUEST_JOURNAL_PATH.slice(1), url), { headers: authorization });
+      if (!response.ok) throw new Error(`request journal answered HTTP ${response.status}`);
+      return (await response.json()) as KernelRequestLogEntry[];
+    },
+    kill: (signal = 'SIGKILL') => {
+      child.kill(signal);
+    },
+    close: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const forceKill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(forceKill);
+    },
+  };
+}
+
+/** Resolves with the URL of the READY line; rejects with the child's stderr if it exits or is too slow. */
+function readyUrlOf(child: ChildProcess): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let stdout = '';
+    let stderr = '';
+    const fail = (why: string): void => {
+      cleanup();
+      reject(new Error(`kernel upstream ${why}\n${stderr}`));
+    };
+    const onStdout = (chunk: Buffer): void => {
+      stdout += chunk.toString('utf8');
+      const line = stdout.split('\n').find((text) => text.startsWith(`${KERNEL_UPSTREAM_READY} `));
+      if (line === undefined) return;
+      cleanup();
+      resolvePromise(line.slice(KERNEL_UPSTREAM_READY.length + 1).trim());
+    };
+    const onStderr = (chunk: Buffer): void => {
+      stderr += chunk.toString('utf8');
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      fail(`exited before it was ready (code ${code}, signal ${signal})`);
+    const timer = setTimeout(() => fail(`was not ready within ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onStdout);
+      child.off('exit', onExit);
+      // Keep draining both pipes so a chatty child never blocks on a full pipe.
+      child.stdout?.resume();
+    };
+    child.stdout?.on('data', onStdout);
+    child.stderr?.on('data', onStderr);
+    child.once('exit', onExit);
+  });
+}
