@@ -1,0 +1,136 @@
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+} from '@a2a-js/sdk';
+import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import type { A2aFrame, A2aGateway, A2aOutgoingMessage } from './a2a-gateway';
+import { PinnedAgentCardResolver } from './pinned-agent-card-resolver';
+import { createUpstreamFetch, type UpstreamFetch } from './upstream-fetch';
+import { withTrailingSlash } from './upstream';
+
+export interface SdkA2aGatewayOptions {
+  /** Kernel base URL; the agent card is read from `<url>.well-known/agent-card.json`. */
+  readonly url: string;
+  /** Bearer for every kernel route (IAC_CODE_AGUI_A2A_TOKEN or the managed child's generated token). */
+  readonly token?: string;
+  /** IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS in milliseconds. */
+  readonly cancelTimeoutMs: number;
+  /** Bound on one agent-card fetch (client creation and readiness). */
+  readonly cardTimeoutMs?: number;
+}
+
+/** reference §3.1: GetTask asks for the last 100 history entries unless told otherwise. */
+export const DEFAULT_HISTORY_LENGTH = 100;
+const DEFAULT_CARD_TIMEOUT_MS = 5000;
+/** reference §3.1: the adapter only accepts text output modes. */
+const ACCEPTED_OUTPUT_MODES = ['text/plain'];
+
+/** The A2A 1.0 JSON-RPC client of the gateway, over `@a2a-js/sdk/client` (a2a-js-sdk.md §2). */
+export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
+  private readonly logger = new Logger(SdkA2aGateway.name);
+  private readonly baseUrl: string;
+  private readonly upstreamFetch: UpstreamFetch;
+  private readonly resolver: PinnedAgentCardResolver;
+  private readonly factory: ClientFactory;
+  private clientPromise?: Promise<Client>;
+
+  constructor(private readonly options: SdkA2aGatewayOptions) {
+    this.baseUrl = withTrailingSlash(options.url);
+    this.upstreamFetch = createUpstreamFetch(options.token);
+    this.resolver = new PinnedAgentCardResolver(
+      this.upstreamFetch.fetch,
+      options.cardTimeoutMs ?? DEFAULT_CARD_TIMEOUT_MS,
+    );
+    this.factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl: this.upstreamFetch.fetch })],
+      preferredTransports: ['JSONRPC'],
+      cardResolver: this.resolver,
+      clientConfig: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
+    });
+  }
+
+  async *sendStreamingMessage(message: A2aOutgoingMessage, signal: AbortSignal): AsyncIterable<A2aFrame> {
+    signal.throwIfAborted();
+    const client = await untilAborted(this.client(), signal);
+    const request = SendMessageRequest.fromJSON({
+      message,
+      configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
+    });
+    yield* toFrames(client.sendMessageStream(request, { signal }), signal);
+  }
+
+  async *subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame> {
+    signal.throwIfAborted();
+    const client = await untilAborted(this.client(), signal);
+    const request = SubscribeToTaskRequest.fromJSON({ id: taskId });
+    yield* toFrames(client.resubscribeTask(request, { signal }), signal);
+  }
+
+  /**
+   * Bounded because an SDK server can block CancelTask until the executor publishes a terminal event
+   * (a2a-js-sdk.md §3.5). Every failure becomes A2A_UNAVAILABLE, which the cancel route renders as 502
+   * (DESIGN "Error codes").
+   */
+  async cancelTask(taskId: string): Promise<void> {
+    const signal = AbortSignal.timeout(this.options.cancelTimeoutMs);
+    try {
+      const client = await untilAborted(this.client(), signal);
+      await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), { signal });
+    } catch (error) {
+      this.logger.error(`CancelTask failed taskId=${taskId} code=${ErrorCode.A2A_UNAVAILABLE}`);
+      throw new AguiError(ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable', { cause: error });
+    }
+  }
+
+  async getTask(taskId: string, historyLength = DEFAULT_HISTORY_LENGTH): Promise<A2aFrame> {
+    const client = await this.client();
+    const task = await client.getTask(GetTaskRequest.fromJSON({ id: taskId, historyLength }));
+    return { task: Task.toJSON(task) };
+  }
+
+  async checkReady(): Promise<void> {
+    await this.resolver.resolve(this.baseUrl);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.upstreamFetch.close();
+  }
+
+  /** Created on first use, and again after a failure: a managed or external kernel may come up later. */
+  private client(): Promise<Client> {
+    this.clientPromise ??= this.factory.createFromUrl(this.baseUrl).catch((error: unknown) => {
+      this.clientPromise = undefined;
+      throw error;
+    });
+    return this.clientPromise;
+  }
+}
+
+/**
+ * SDK stream items as wire JSON. The SDK cancels the response body when this generator is returned or
+ * the signal aborts (a2a-js-sdk.md §2.3, PR #580), so an abandoned run does not hold the connection.
+ * Frames already buffered when the signal aborts are not handed out: an aborted run must see no more.
+ */
+async function* toFrames(items: AsyncIterable<StreamResponse>, signal: AbortSignal): AsyncIterable<A2aFrame> {
+  for await (const item of items) {
+    signal.throwIfAborted();
+    yield StreamResponse.toJSON(item) as A2aFrame;
+  }
+}
+
+/** Rejects with the signal's reason as soon as it aborts, without waiting for `promise`. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,47 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '../config/app-config';
+import { decideUpstream } from './decide-upstream';
+import { findExecutable } from './managed/find-executable';
+import { IacCodeProcess } from './managed/iac-code-process';
+import type { RunningUpstream } from './upstream';
+
+const logger = new Logger('A2aUpstream');
+
+/**
+ * Starts what IAC_CODE_AGUI_UPSTREAM asks for (DESIGN "Environment"): nothing for an external URL, the
+ * managed `iac-code a2a` child (reference §3.3), or the embedded demo kernel in this process.
+ */
+export async function startUpstream(config: AppConfig): Promise<RunningUpstream> {
+  const needsExecutable = config.upstream.mode === 'auto' && !config.upstream.a2aUrl;
+  const executable = needsExecutable
+    ? await findExecutable('iac-code', config.childEnvironment.PATH)
+    : undefined;
+  const plan = decideUpstream(config.upstream, executable);
+  let running: RunningUpstream;
+  switch (plan.kind) {
+    case 'url':
+      running = {
+        descriptor: { kind: 'url', url: plan.url },
+        token: plan.token,
+        stop: async () => undefined,
+      };
+      break;
+    case 'managed': {
+      const child = new IacCodeProcess({ executable: plan.executable, environment: config.childEnvironment });
+      const url = await child.start();
+      running = { descriptor: { kind: 'managed', url }, token: child.token, stop: () => child.stop() };
+      break;
+    }
+    case 'demo': {
+      // Loaded only in demo mode: production images never need the scripted kernel.
+      const { startKernelServer } = await import('./embedded/kernel-server');
+      const token = randomBytes(32).toString('base64url');
+      const server = await startKernelServer({ host: '127.0.0.1', port: 0, token });
+      running = { descriptor: { kind: 'demo', url: server.url }, token, stop: () => server.close() };
+      break;
+    }
+  }
+  logger.log(`A2A upstream kind=${running.descriptor.kind} url=${running.descriptor.url}`);
+  return running;
+}
