@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { Allow, IsArray, IsIn, IsObject, IsString, MinLength, ValidateNested } from 'class-validator';
+import { MessageList, type MessageDto } from './message.dto';
+import { FreeForm } from './free-form.decorator';
+import { IsNotNull, OptionalKey } from './optional-key.decorator';
+
+// The AG-UI 1.0 RunAgentInput envelope (agui-1.0-and-agentcore.md §1.4) with the seed's own rule of
+// non-empty threadId/runId (DESIGN "Envelope"). `forwardedProps` is only required to be non-null here:
+// its iac-code shape is checked separately, with its own error message (reference §1.2 steps 8–9).
+
+export class ToolDto {
+  @IsString() name!: string;
+  @IsString() description!: string;
+  /** JSON Schema, opaque. */
+  @OptionalKey() @IsNotNull() @FreeForm() parameters?: unknown;
+  @OptionalKey() @IsObject() @FreeForm() metadata?: Record<string, unknown>;
+}
+
+export class ContextDto {
+  @IsString() description!: string;
+  @IsString() value!: string;
+}
+
+export class ResumeEntryDto {
+  @IsString() interruptId!: string;
+  @IsIn(['resolved', 'cancelled']) status!: 'resolved' | 'cancelled';
+  @OptionalKey() @IsNotNull() @FreeForm() payload?: unknown;
+  @OptionalKey() @IsObject() @FreeForm() metadata?: Record<string, unknown>;
+}
+
+export class RunAgentInputDto {
+  @IsString() @MinLength(1) threadId!: string;
+  @IsString() @MinLength(1) runId!: string;
+  @OptionalKey() @IsString() protocolVersion?: string;
+  @OptionalKey() @IsString() parentRunId?: string;
+  /** Any JSON value; AG-UI 1.0 reads a null state as absent. Accepted and ignored (reference §2.1). */
+  @Allow() @FreeForm() state?: unknown;
+  @MessageList() messages!: MessageDto[];
+  @OptionalKey()
+  @IsArray()
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => ToolDto)
+  tools?: ToolDto[];
+  @OptionalKey()
+  @IsArray()
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => ContextDto)
+  context?: ContextDto[];
+  @OptionalKey() @IsNotNull() @FreeForm() forwardedProps?: unknown;
+  @OptionalKey()
+  @IsArray()
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => ResumeEntryDto)
+  resume?: ResumeEntryDto[];
+}

@@ -1,0 +1,142 @@
+import { buildA2aMessage, contextIdFor } from './build-a2a-message';
+import type { IacCodeProps } from './iac-code-props';
+
+const BASE: IacCodeProps = {
+  schemaVersion: 1,
+  rosInvocationId: 'invocation-1',
+  cwd: '~/submitted',
+  cleanupOnly: false,
+};
+const args = (props: Partial<IacCodeProps> = {}, extra: { taskId?: string } = {}) => ({
+  messageId: 'message-1',
+  parts: [{ text: 'hello' }],
+  threadId: 'thread-1',
+  props: { ...BASE, ...props },
+  cwd: '/work/ws',
+  language: 'en',
+  ...extra,
+});
+const ALWAYS = {
+  cwd: '/work/ws',
+  preferredLanguage: 'en',
+  cleanupOnly: false,
+  rosInvocationId: 'invocation-1',
+};
+
+describe('contextIdFor', () => {
+  // Expected values from Python's hashlib, as the original computes them (reference §3.2).
+  it.each([
+    { threadId: 'thread-1', expected: 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f' },
+    { threadId: '', expected: 'agui-e3b0c44298fc1c149afbf4c8996fb92427ae41e4' },
+    { threadId: '线程-ü', expected: 'agui-35494d6e034232953fe2e1b35d14bc2f79fae639' },
+  ])('$threadId → $expected', ({ threadId, expected }) => {
+    expect(contextIdFor(threadId)).toBe(expected);
+  });
+});
+
+describe('buildA2aMessage', () => {
+  it('forwards the runtime overrides exactly (reference §9.1 item 24, without Gen B llm_headers)', () => {
+    const message = buildA2aMessage(
+      args({
+        model: '  qwen-max ',
+        llmApiKey: ' sk-test ',
+        thinking: { enabled: true, effort: 'low', budget: 1024 },
+        alibabaCloud: {
+          accessKeyId: 'ak-id',
+          accessKeySecret: 'ak-secret',
+          securityToken: 'sts-token',
+          regionId: 'cn-hangzhou',
+        },
+      }),
+    );
+    expect(message).toStrictEqual({
+      messageId: 'message-1',
+      role: 'ROLE_USER',
+      parts: [{ text: 'hello' }],
+      contextId: 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f',
+      metadata: {
+        iac_code: {
+          cwd: '/work/ws',
+          iac_code_model: 'qwen-max',
+          iac_code_api_key: 'sk-test',
+          thinking: { enabled: true, effort: 'low', budget: 1024 },
+          preferredLanguage: 'en',
+          cleanupOnly: false,
+          rosInvocationId: 'invocation-1',
+          alibaba_cloud_access_key_id: 'ak-id',
+          alibaba_cloud_access_key_secret: 'ak-secret',
+          alibaba_cloud_security_token: 'sts-token',
+          alibaba_cloud_region_id: 'cn-hangzhou',
+        },
+      },
+    });
+  });
+
+  it.each([
+    { name: 'only the always-sent keys', props: {}, expected: ALWAYS },
+    {
+      name: 'nulls omitted',
+      props: {
+        model: null,
+        llmApiKey: null,
+        thinking: null,
+        userId: null,
+        channel: null,
+        preferredLanguage: null,
+        candidatePresentation: null,
+        runMode: null,
+        pipelineName: null,
+        alibabaCloud: null,
+      },
+      expected: ALWAYS,
+    },
+    { name: 'blank model and key omitted', props: { model: '   ', llmApiKey: '' }, expected: ALWAYS },
+    {
+      name: 'the other seed fields under their A2A names',
+      props: {
+        userId: 'user-1',
+        channel: 'console',
+        candidatePresentation: 'rich' as const,
+        runMode: 'pipeline' as const,
+        pipelineName: 'selling',
+        cleanupOnly: true,
+      },
+      expected: {
+        ...ALWAYS,
+        user_id: 'user-1',
+        channel: 'console',
+        candidatePresentation: 'rich',
+        run_mode: 'pipeline',
+        pipeline_name: 'selling',
+        cleanupOnly: true,
+      },
+    },
+    {
+      name: 'thinking with only enabled',
+      props: { thinking: { enabled: false, effort: null, budget: null } },
+      expected: { ...ALWAYS, thinking: { enabled: false } },
+    },
+    {
+      name: 'thinking budget that is not a positive integer dropped',
+      props: { thinking: { enabled: true, budget: 0 } },
+      expected: { ...ALWAYS, thinking: { enabled: true } },
+    },
+    {
+      name: 'some Alibaba Cloud keys',
+      props: { alibabaCloud: { regionId: 'cn-beijing', accessKeySecret: null } },
+      expected: { ...ALWAYS, alibaba_cloud_region_id: 'cn-beijing' },
+    },
+  ])('metadata: $name', ({ props, expected }) => {
+    expect(buildA2aMessage(args(props)).metadata.iac_code).toStrictEqual(expected);
+  });
+
+  it('sends preferredLanguage from the run, not from the props', () => {
+    const message = buildA2aMessage({ ...args({ preferredLanguage: 'zh-CN' }), language: 'zh' });
+    expect(message.metadata.iac_code.preferredLanguage).toBe('zh');
+  });
+
+  it('carries taskId only when given', () => {
+    expect(buildA2aMessage(args({}, { taskId: 'task-1' })).taskId).toBe('task-1');
+    expect(Object.keys(buildA2aMessage(args()))).not.toContain('taskId');
+  });
+});

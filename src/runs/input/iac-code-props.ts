@@ -1,0 +1,37 @@
+/**
+ * `forwardedProps.iacCode` after validation (reference §2.2, seed fields only). Optional keys stay absent
+ * when the client left them out, and nullable ones may be null; the two defaults of the original are
+ * applied: `cleanupOnly` and `thinking.enabled` are always booleans.
+ */
+export interface IacCodeProps {
+  readonly schemaVersion: 1;
+  readonly rosInvocationId: string;
+  /** As submitted; `resolveCwd` gives the path that is bound and forwarded (reference §2.3). */
+  readonly cwd: string;
+  readonly model?: string | null;
+  readonly llmApiKey?: string | null;
+  readonly thinking?: IacCodeThinking | null;
+  readonly userId?: string | null;
+  readonly channel?: string | null;
+  readonly preferredLanguage?: string | null;
+  readonly candidatePresentation?: 'standard' | 'rich' | null;
+  readonly runMode?: 'normal' | 'pipeline' | null;
+  readonly pipelineName?: string | null;
+  readonly cleanupOnly: boolean;
+  readonly alibabaCloud?: AlibabaCloudCredentials | null;
+}
+
+export interface IacCodeThinking {
+  readonly enabled: boolean;
+  readonly effort?: string | null;
+  /** A positive integer when set. */
+  readonly budget?: number | null;
+}
+
+/** Request-local Alibaba Cloud credentials: forwarded to A2A only, never stored or logged (reference §6.3). */
+export interface AlibabaCloudCredentials {
+  readonly accessKeyId?: string | null;
+  readonly accessKeySecret?: string | null;
+  readonly securityToken?: string | null;
+  readonly regionId?: string | null;
+}
