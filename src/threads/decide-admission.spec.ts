@@ -1,0 +1,309 @@
+import { ErrorCode } from '../common/error-code';
+import { decideAdmission, type AdmissionDecision, type AdmissionRequest } from './decide-admission';
+import { contextIdForThread } from './thread-context-id';
+import type { ThreadState } from './thread-state';
+
+// agui- + sha256('thread-1')[:40], the Python adapter's `_context_id` (computed with hashlib).
+const CONTEXT_OF_THREAD_1 = 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f';
+const NOW = Date.parse('2026-01-01T00:05:00Z');
+const DIGEST_1 = '1'.repeat(64);
+const DIGEST_2 = '2'.repeat(64);
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function existingState(overrides: Partial<ThreadState> = {}): ThreadState {
+  return {
+    schemaVersion: 1,
+    threadId: 'thread-1',
+    contextId: contextIdForThread('thread-1'),
+    cwd: '/ws',
+    userId: 'user-1',
+    iacCodeSessionId: 'session-1',
+    execution: {
+      executionId: 'exec-1',
+      rosInvocationId: 'inv-1',
+      taskId: 'task-1',
+      lastTaskId: null,
+      pipelineSequence: 4,
+      pipelineOpenSteps: ['step:a'],
+      textSnapshotDigests: ['f'.repeat(64)],
+      pending: {},
+      futureExecutionField: 'kept',
+    } as ThreadState['execution'],
+    runDigests: { 'run-1': DIGEST_1 },
+    appliedResumeDigests: [{ executionId: 'exec-0', interruptId: 'p-0', digest: 'x' }],
+    terminalExecutionIds: ['exec-0'],
+    futureField: { kept: true },
+    ...overrides,
+  } as ThreadState;
+}
+
+const PENDING = {
+  'permission-1': { value: { inputId: 'permission-1', kind: 'permission' }, sideband: false },
+};
+const withPending = (expiresAt?: string) =>
+  existingState({
+    execution: {
+      ...existingState().execution,
+      pending: { 'permission-1': { ...PENDING['permission-1'], ...(expiresAt ? { expiresAt } : {}) } },
+    },
+  });
+
+function request(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {
+  return {
+    threadId: 'thread-1',
+    runId: 'run-2',
+    digest: DIGEST_2,
+    cwd: '/ws',
+    userId: 'user-1',
+    rosInvocationId: 'inv-2',
+    isResume: false,
+    isThreadBusy: false,
+    newExecutionId: 'exec-2',
+    ...overrides,
+  };
+}
+
+const refusal = (code: ErrorCode, messageKey: string): AdmissionDecision =>
+  ({ kind: 'refused', code, messageKey }) as AdmissionDecision;
+
+// reference §6.5 steps 3–9; the order of the rows' conditions is the order of the steps.
+const refusalRows: {
+  name: string;
+  state: ThreadState | undefined;
+  request: AdmissionRequest;
+  expected: AdmissionDecision;
+}[] = [
+  {
+    name: 'resume on an unknown thread → EXECUTION_LOST (step 3)',
+    state: undefined,
+    request: request({ isResume: true }),
+    expected: refusal(ErrorCode.EXECUTION_LOST, 'executionGone'),
+  },
+  {
+    name: 'unknown thread with a taken run slot → THREAD_BUSY',
+    state: undefined,
+    request: request({ isThreadBusy: true }),
+    expected: refusal(ErrorCode.THREAD_BUSY, 'threadBusy'),
+  },
+  {
+    name: 'same runId, same digest → DUPLICATE_RUN_ID (step 4)',
+    state: existingState(),
+    request: request({ runId: 'run-1', digest: DIGEST_1 }),
+    expected: refusal(ErrorCode.DUPLICATE_RUN_ID, 'runIdUsed'),
+  },
+  {
+    name: 'same runId, other digest → RUN_ID_CONFLICT (step 4)',
+    state: existingState(),
+    request: request({ runId: 'run-1' }),
+    expected: refusal(ErrorCode.RUN_ID_CONFLICT, 'runIdUsed'),
+  },
+  {
+    name: 'duplicate run id wins over a busy thread and another workspace',
+    state: existingState(),
+    request: request({ runId: 'run-1', digest: DIGEST_1, isThreadBusy: true, cwd: '/other' }),
+    expected: refusal(ErrorCode.DUPLICATE_RUN_ID, 'runIdUsed'),
+  },
+  {
+    name: 'active run → THREAD_BUSY (step 5)',
+    state: existingState(),
+    request: request({ isThreadBusy: true }),
+    expected: refusal(ErrorCode.THREAD_BUSY, 'threadBusy'),
+  },
+  {
+    name: 'busy wins over a binding conflict',
+    state: existingState(),
+    request: request({ isThreadBusy: true, userId: 'user-2' }),
+    expected: refusal(ErrorCode.THREAD_BUSY, 'threadBusy'),
+  },
+  {
+    name: 'other resolved cwd → THREAD_BINDING_CONFLICT (step 6)',
+    state: existingState(),
+    request: request({ cwd: '/ws/sub' }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: 'null userId against a bound user → THREAD_BINDING_CONFLICT',
+    state: existingState(),
+    request: request({ userId: null }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: 'a user against a thread bound to null → THREAD_BINDING_CONFLICT',
+    state: existingState({ userId: null }),
+    request: request(),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: 'another AgentCore session → THREAD_BINDING_CONFLICT',
+    state: existingState({ agentCoreSessionId: 'acs-1' }),
+    request: request({ agentCoreSessionId: 'acs-2' }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: 'binding conflict wins over a resume mismatch',
+    state: withPending(),
+    request: request({ isResume: true, cwd: '/other', rosInvocationId: 'inv-9' }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: 'resume with another rosInvocationId → EXECUTION_LOST (step 7, §2.6)',
+    state: withPending(),
+    request: request({ isResume: true, rosInvocationId: 'inv-9' }),
+    expected: refusal(ErrorCode.EXECUTION_LOST, 'resumeMismatch'),
+  },
+  {
+    name: 'new turn while an interrupt waits → RESUME_REQUIRED (step 7)',
+    state: withPending(),
+    request: request(),
+    expected: refusal(ErrorCode.RESUME_REQUIRED, 'resumeRequired'),
+  },
+  {
+    name: 'new turn while an unexpired interrupt waits → RESUME_REQUIRED',
+    state: withPending('2026-01-01T00:05:00.001Z'),
+    request: request(),
+    expected: refusal(ErrorCode.RESUME_REQUIRED, 'resumeRequired'),
+  },
+];
+
+describe('decideAdmission refusals', () => {
+  it.each(refusalRows)('$name', ({ state, request: input, expected }) => {
+    expect(decideAdmission(state && deepFreeze(state), input, NOW)).toEqual(expected);
+  });
+});
+
+describe('decideAdmission admissions', () => {
+  it('binds a new thread (step 3) and records the run digest (step 9)', () => {
+    const decision = decideAdmission(
+      undefined,
+      request({ runId: 'run-1', digest: DIGEST_1, userId: null }),
+      NOW,
+    );
+    expect(decision).toEqual({
+      kind: 'admitted',
+      isNewThread: true,
+      state: {
+        schemaVersion: 1,
+        threadId: 'thread-1',
+        contextId: CONTEXT_OF_THREAD_1,
+        cwd: '/ws',
+        userId: null,
+        iacCodeSessionId: null,
+        execution: {
+          executionId: 'exec-2',
+          rosInvocationId: 'inv-2',
+          taskId: null,
+          lastTaskId: null,
+          pipelineSequence: 0,
+          pipelineOpenSteps: [],
+          textSnapshotDigests: [],
+          pending: {},
+        },
+        runDigests: { 'run-1': DIGEST_1 },
+        appliedResumeDigests: [],
+        terminalExecutionIds: [],
+      },
+    });
+  });
+
+  it('admits a resume on the same execution, without rotation (step 7)', () => {
+    const state = deepFreeze(withPending());
+    const decision = decideAdmission(state, request({ isResume: true, rosInvocationId: 'inv-1' }), NOW);
+    expect(decision).toEqual({
+      kind: 'admitted',
+      isNewThread: false,
+      state: { ...state, runDigests: { 'run-1': DIGEST_1, 'run-2': DIGEST_2 } },
+    });
+  });
+
+  it('rotates the execution on a new normal turn, keeping context, session and unknown keys (step 8)', () => {
+    const state = deepFreeze(existingState());
+    const decision = decideAdmission(state, request(), NOW);
+    expect(decision).toEqual({
+      kind: 'admitted',
+      isNewThread: false,
+      rotatedExecutionId: 'exec-1',
+      state: {
+        ...state,
+        execution: {
+          executionId: 'exec-2',
+          rosInvocationId: 'inv-2',
+          taskId: null,
+          lastTaskId: 'task-1',
+          pipelineSequence: 0,
+          pipelineOpenSteps: [],
+          textSnapshotDigests: [],
+          pending: {},
+          futureExecutionField: 'kept',
+        },
+        runDigests: { 'run-1': DIGEST_1, 'run-2': DIGEST_2 },
+        terminalExecutionIds: ['exec-0', 'exec-1'],
+      },
+    });
+    if (decision.kind !== 'admitted') throw new Error('unreachable');
+    expect(decision.state.contextId).toBe(state.contextId);
+    expect(decision.state.iacCodeSessionId).toBe('session-1');
+    expect(decision.state).toHaveProperty('futureField', { kept: true });
+  });
+
+  it('keeps lastTaskId when the old execution had already ended, and lists it once', () => {
+    const state = deepFreeze(
+      existingState({
+        execution: { ...existingState().execution, taskId: null, lastTaskId: 'task-0' },
+        terminalExecutionIds: ['exec-0', 'exec-1'],
+      }),
+    );
+    const decision = decideAdmission(state, request(), NOW);
+    expect(decision).toMatchObject({
+      kind: 'admitted',
+      state: {
+        execution: { lastTaskId: 'task-0', taskId: null },
+        terminalExecutionIds: ['exec-0', 'exec-1'],
+      },
+    });
+  });
+
+  it('treats an interrupt past its expiresAt as expired: rotates and names the task to cancel (§5.8 Gen A)', () => {
+    const decision = decideAdmission(deepFreeze(withPending('2026-01-01T00:05:00Z')), request(), NOW);
+    expect(decision).toMatchObject({
+      kind: 'admitted',
+      rotatedExecutionId: 'exec-1',
+      expiredTaskId: 'task-1',
+      state: {
+        execution: { executionId: 'exec-2', pending: {} },
+        terminalExecutionIds: ['exec-0', 'exec-1'],
+      },
+    });
+  });
+
+  it('binds the first AgentCore session it sees', () => {
+    const fresh = decideAdmission(undefined, request({ agentCoreSessionId: 'acs-1' }), NOW);
+    expect(fresh).toMatchObject({ state: { agentCoreSessionId: 'acs-1' } });
+    const adopted = decideAdmission(
+      deepFreeze(existingState()),
+      request({ agentCoreSessionId: 'acs-1' }),
+      NOW,
+    );
+    expect(adopted).toMatchObject({ state: { agentCoreSessionId: 'acs-1' } });
+    const same = decideAdmission(
+      deepFreeze(existingState({ agentCoreSessionId: 'acs-1' })),
+      request({ agentCoreSessionId: 'acs-1' }),
+      NOW,
+    );
+    expect(same.kind).toBe('admitted');
+  });
+
+  it('does not mistake Object.prototype for a recorded runId', () => {
+    const decision = decideAdmission(deepFreeze(existingState()), request({ runId: '__proto__' }), NOW);
+    expect(decision.kind).toBe('admitted');
+    if (decision.kind !== 'admitted') throw new Error('unreachable');
+    expect(Object.hasOwn(decision.state.runDigests, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(decision.state.runDigests)).toBe(Object.prototype);
+  });
+});

@@ -1,0 +1,187 @@
+import { ErrorCode } from '../common/error-code';
+import type { MessageKey } from '../i18n/message-key';
+import { contextIdForThread } from './thread-context-id';
+import type { ThreadExecution, ThreadState } from './thread-state';
+
+/** What admission needs to know about one run request, already validated and resolved (§6.5 steps 1–2). */
+export interface AdmissionRequest {
+  threadId: string;
+  runId: string;
+  /** `canonicalDigest` of the raw request body (§6.4). */
+  digest: string;
+  /** The resolved workspace (`resolveCwd`), compared verbatim with the thread's binding. */
+  cwd: string;
+  userId: string | null;
+  rosInvocationId: string;
+  /** The body has a `resume` array (any list, even empty, makes it a resume — §2.6). */
+  isResume: boolean;
+  /** The registry's in-memory active-run slot for this thread is taken (never persisted, §6.5 step 5). */
+  isThreadBusy: boolean;
+  /** The id a new or rotated execution gets (from `Clock.uuid()`). */
+  newExecutionId: string;
+  /**
+   * The AgentCore session of the request, passed only when IAC_CODE_AGUI_SESSION_BINDING is on: a
+   * thread is bound to the first one it sees and refuses another (THREAD_BINDING_CONFLICT).
+   */
+  agentCoreSessionId?: string;
+}
+
+export type AdmissionRefusalKey = Extract<
+  MessageKey,
+  'runIdUsed' | 'threadBusy' | 'threadBindingConflict' | 'resumeRequired' | 'executionGone' | 'resumeMismatch'
+>;
+
+export interface AdmissionRefusal {
+  kind: 'refused';
+  code: ErrorCode;
+  messageKey: AdmissionRefusalKey;
+}
+
+export interface AdmissionGranted {
+  kind: 'admitted';
+  /** The state to persist before the response starts (§6.5 step 9); the run must not start if that fails. */
+  state: ThreadState;
+  isNewThread: boolean;
+  /** The execution a new normal turn replaced (§6.5 step 8), now listed as terminal. */
+  rotatedExecutionId?: string;
+  /**
+   * Set when the replaced execution still had pending interrupts whose `expiresAt` had passed (seed
+   * expiry, DESIGN "Which generation"): the caller cancels this A2A task best-effort, as the expiry
+   * timer would have done (reference §5.8 Gen A).
+   */
+  expiredTaskId?: string;
+}
+
+export type AdmissionDecision = AdmissionRefusal | AdmissionGranted;
+
+/**
+ * The admission rules of reference §6.5, steps 3–9, in their order (which decides the error code a
+ * client sees when several apply). Pure: `state` is never modified; a refusal changes nothing, so
+ * "roll back everything" on a failed write (step 9) means dropping `decision.state`.
+ * Guidance runs (Gen B) do not exist here: DESIGN rejects `activeGuidance` at validation.
+ */
+export function decideAdmission(
+  state: ThreadState | undefined,
+  request: AdmissionRequest,
+  now: number,
+): AdmissionDecision {
+  if (state === undefined) {
+    // Step 3: nothing to resume on a thread we have never seen.
+    if (request.isResume) return refuse(ErrorCode.EXECUTION_LOST, 'executionGone');
+    if (request.isThreadBusy) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy');
+    return { kind: 'admitted', state: recordRun(newThreadState(request), request), isNewThread: true };
+  }
+  // Step 4: run ids are idempotency keys that survive restarts (§5.7). Own keys only: a runId of
+  // "__proto__" must not find Object.prototype.
+  if (Object.hasOwn(state.runDigests, request.runId)) {
+    const isSameRequest = state.runDigests[request.runId] === request.digest;
+    return refuse(isSameRequest ? ErrorCode.DUPLICATE_RUN_ID : ErrorCode.RUN_ID_CONFLICT, 'runIdUsed');
+  }
+  if (request.isThreadBusy) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy'); // step 5
+  if (isBoundElsewhere(state, request))
+    return refuse(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict');
+  const bound = bindAgentCoreSession(state, request);
+  if (request.isResume) {
+    // Step 7: a resume continues the interrupted execution; no rotation.
+    if (request.rosInvocationId !== state.execution.rosInvocationId)
+      return refuse(ErrorCode.EXECUTION_LOST, 'resumeMismatch');
+    return { kind: 'admitted', state: recordRun(bound, request), isNewThread: false };
+  }
+  const pendingExpiry = earliestExpiry(state.execution);
+  const hasExpired = pendingExpiry !== undefined && pendingExpiry <= now;
+  if (Object.keys(state.execution.pending).length > 0 && !hasExpired)
+    return refuse(ErrorCode.RESUME_REQUIRED, 'resumeRequired');
+  // Step 8: a new normal turn on an existing thread gets a new execution in the same A2A context and
+  // iac-code session (T-APP test_ordinary_new_turn_reuses_a2a_context_but_rotates_execution).
+  const rotated = rotateExecution(bound, request);
+  const expiredTaskId = hasExpired ? (state.execution.taskId ?? undefined) : undefined;
+  return {
+    kind: 'admitted',
+    state: recordRun(rotated, request),
+    isNewThread: false,
+    rotatedExecutionId: state.execution.executionId,
+    ...(expiredTaskId !== undefined ? { expiredTaskId } : {}),
+  };
+}
+
+function refuse(code: ErrorCode, messageKey: AdmissionRefusalKey): AdmissionRefusal {
+  return { kind: 'refused', code, messageKey };
+}
+
+function newThreadState(request: AdmissionRequest): ThreadState {
+  return {
+    schemaVersion: 1,
+    threadId: request.threadId,
+    contextId: contextIdForThread(request.threadId),
+    cwd: request.cwd,
+    userId: request.userId,
+    iacCodeSessionId: null,
+    ...(request.agentCoreSessionId !== undefined ? { agentCoreSessionId: request.agentCoreSessionId } : {}),
+    execution: {
+      executionId: request.newExecutionId,
+      rosInvocationId: request.rosInvocationId,
+      taskId: null,
+      lastTaskId: null,
+      pipelineSequence: 0,
+      pipelineOpenSteps: [],
+      textSnapshotDigests: [],
+      pending: {},
+    },
+    runDigests: {},
+    appliedResumeDigests: [],
+    terminalExecutionIds: [],
+  };
+}
+
+/** Step 6: `null` vs a value is a mismatch too; so is another AgentCore session than the bound one. */
+function isBoundElsewhere(state: ThreadState, request: AdmissionRequest): boolean {
+  if (state.cwd !== request.cwd || state.userId !== request.userId) return true;
+  const boundSession = state.agentCoreSessionId ?? null;
+  return (
+    request.agentCoreSessionId !== undefined &&
+    boundSession !== null &&
+    boundSession !== request.agentCoreSessionId
+  );
+}
+
+function bindAgentCoreSession(state: ThreadState, request: AdmissionRequest): ThreadState {
+  if (request.agentCoreSessionId === undefined || (state.agentCoreSessionId ?? null) !== null) return state;
+  return { ...state, agentCoreSessionId: request.agentCoreSessionId };
+}
+
+/** The earliest `expiresAt` among pending entries: the seed expires the whole execution at that time. */
+function earliestExpiry(execution: ThreadExecution): number | undefined {
+  const times = Object.values(execution.pending)
+    .map((entry) => (entry.expiresAt === undefined ? NaN : Date.parse(entry.expiresAt)))
+    .filter((time) => !Number.isNaN(time));
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
+/**
+ * §6.5 step 8 with the old execution made terminal as at the end of a run (§4.8 step 7): listed in
+ * `terminalExecutionIds`, its task id kept as `lastTaskId`. Unknown execution keys ride along.
+ */
+function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadState {
+  const old = state.execution;
+  return {
+    ...state,
+    execution: {
+      ...old,
+      executionId: request.newExecutionId,
+      rosInvocationId: request.rosInvocationId,
+      taskId: null,
+      lastTaskId: old.taskId ?? old.lastTaskId,
+      pipelineSequence: 0,
+      pipelineOpenSteps: [],
+      textSnapshotDigests: [],
+      pending: {},
+    },
+    terminalExecutionIds: state.terminalExecutionIds.includes(old.executionId)
+      ? [...state.terminalExecutionIds]
+      : [...state.terminalExecutionIds, old.executionId],
+  };
+}
+
+function recordRun(state: ThreadState, request: AdmissionRequest): ThreadState {
+  return { ...state, runDigests: { ...state.runDigests, [request.runId]: request.digest } };
+}

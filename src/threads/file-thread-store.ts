@@ -1,0 +1,139 @@
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import { threadFileStem } from './thread-file-name';
+import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
+import type { ThreadStore } from './thread-store';
+
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+const RENAME_ATTEMPTS = 3;
+const RENAME_RETRY_DELAY_MS = 10;
+
+/**
+ * The embedded store: one owner-private JSON file per thread, `<stateDir>/threads/<stem>.json`
+ * (reference §6.1, §6.7). Nothing is read at construction; a thread's file is read when that thread is
+ * asked for, so a damaged file answers STATE_UNAVAILABLE for its own thread only. Several processes may
+ * share the directory for different threads; there is no cross-process lock on one thread.
+ */
+export class FileThreadStore implements ThreadStore {
+  private readonly threadsDir: string;
+
+  constructor(private readonly stateDir: string) {
+    this.threadsDir = join(stateDir, 'threads');
+  }
+
+  pathForThread(threadId: string): string {
+    return join(this.threadsDir, `${threadFileStem(threadId)}.json`);
+  }
+
+  async load(threadId: string): Promise<ThreadState | undefined> {
+    const path = this.pathForThread(threadId);
+    let text: string;
+    try {
+      const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        if (!(await file.stat()).isFile()) throw new Error('not a regular file');
+        await file.chmod(PRIVATE_FILE_MODE); // through the handle: cannot be redirected by a symlink
+        text = await file.readFile('utf8');
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return undefined;
+      throw unavailable(error); // ELOOP: a symlink where the file should be
+    }
+    try {
+      return validateThreadState(JSON.parse(text), threadId);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /**
+   * Atomic replace (§6.7): a temp file in the same directory, written and fsynced, renamed over the
+   * target, then the directory fsynced so the rename itself survives a power cut. A reader (or a process
+   * killed mid-write) sees the old document or the new one, never a mix; a failed write leaves the old
+   * document and removes the temp file.
+   */
+  async save(state: ThreadState): Promise<void> {
+    const text = serializeThreadState(state);
+    const target = this.pathForThread(state.threadId);
+    const temp = join(
+      this.threadsDir,
+      `.${threadFileStem(state.threadId)}.json.${randomBytes(8).toString('hex')}.tmp`,
+    );
+    try {
+      await this.ensurePrivateDirs();
+      await writeFileDurably(temp, text);
+      await renameWithRetry(temp, target);
+      await fsyncDirectory(this.threadsDir);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw unavailable(error);
+    }
+  }
+
+  async checkReady(): Promise<void> {
+    try {
+      await this.ensurePrivateDirs();
+      await access(this.threadsDir, constants.W_OK | constants.X_OK);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** State dir and threads/ are 0700 whatever the umask or a previous owner left (T-PER item 20). */
+  private async ensurePrivateDirs(): Promise<void> {
+    await mkdir(this.threadsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    await chmod(this.stateDir, PRIVATE_DIR_MODE);
+    await chmod(this.threadsDir, PRIVATE_DIR_MODE);
+  }
+}
+
+async function writeFileDurably(path: string, text: string): Promise<void> {
+  // O_EXCL|O_NOFOLLOW: never write through a file or link someone planted at the temp name.
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  const file = await open(path, flags, PRIVATE_FILE_MODE);
+  try {
+    await file.chmod(PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
+    await file.writeFile(text, 'utf8');
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** The Python store retries the rename up to 3 times: Windows refuses it while a reader has the file open. */
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rename(from, to);
+      return;
+    } catch (error) {
+      if (attempt >= RENAME_ATTEMPTS || isErrno(error, 'ENOENT')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RENAME_RETRY_DELAY_MS * attempt));
+    }
+  }
+}
+
+async function fsyncDirectory(path: string): Promise<void> {
+  const directory = await open(path, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === code;
+}
+
+function unavailable(cause: unknown): AguiError {
+  if (cause instanceof AguiError && cause.code !== ErrorCode.STATE_UNAVAILABLE) return cause;
+  return new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause });
+}

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+
+const ENCODED_PREFIX = 'aguiid~';
+const HASHED_PREFIX = 'aguihash~';
+/** Longest stem kept readable-reversible; past it the id is hashed (reference §6.1 `_MAX_ATOMIC_FILE_STEM_LENGTH`). */
+const MAX_STEM_LENGTH = 200;
+const SAFE_ID = /^[A-Za-z0-9_.-]+$/;
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const WINDOWS_DEVICE_NAMES = new Set([
+  'CON',
+  'PRN',
+  'AUX',
+  'NUL',
+  ...Array.from({ length: 9 }, (_, i) => `COM${i + 1}`),
+  ...Array.from({ length: 9 }, (_, i) => `LPT${i + 1}`),
+]);
+
+/**
+ * The file stem of a thread's state file (reference §6.1), compatible with the Python adapter's
+ * `_thread_file_stem` so both can share a state directory:
+ * - a lower-case id of `[A-Za-z0-9_.-]` is used as is, unless it is `.`/`..`, ends in a dot, or names a
+ *   Windows device (`CON`, `com1.txt`, …);
+ * - anything else becomes `aguiid~<hex of the UTF-8 bytes>`: lower-case hex, so ids that differ only in
+ *   case stay distinct on case-insensitive file systems (macOS, Windows);
+ * - if that is longer than 200 characters, `aguihash~<sha256 hex>`; the document keeps the real id and
+ *   the store verifies it on load, so a hash collision cannot hand one thread another's state.
+ */
+export function threadFileStem(threadId: string): string {
+  if (typeof threadId !== 'string' || threadId.length === 0) {
+    throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable');
+  }
+  if (isReadableId(threadId)) return threadId;
+  // Python's `.encode("utf-8")` raises on a lone surrogate and the adapter answers 400 INVALID_INPUT
+  // (reference §1.2 item 9); Node would silently write U+FFFD and collide with another id's file.
+  if (LONE_SURROGATE.test(threadId)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps');
+  const utf8 = Buffer.from(threadId, 'utf8');
+  const encoded = `${ENCODED_PREFIX}${utf8.toString('hex')}`;
+  if (encoded.length <= MAX_STEM_LENGTH) return encoded;
+  return `${HASHED_PREFIX}${createHash('sha256').update(utf8).digest('hex')}`;
+}
+
+function isReadableId(threadId: string): boolean {
+  if (!SAFE_ID.test(threadId) || threadId !== threadId.toLowerCase()) return false;
+  if (threadId === '.' || threadId === '..' || threadId.endsWith('.')) return false;
+  // Python: thread_id.rstrip(".").split(".", 1)[0].upper() — `nul.json` is as reserved as `NUL`.
+  const baseName = threadId.replace(/\.+$/, '').split('.', 1)[0].toUpperCase();
+  return !WINDOWS_DEVICE_NAMES.has(baseName);
+}

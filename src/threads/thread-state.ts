@@ -1,0 +1,268 @@
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import { compareCodePoints } from './code-point-order';
+
+export const THREAD_STATE_SCHEMA_VERSION = 1;
+
+/**
+ * The only keys of an A2A input kept in a pending entry (reference §6.3 `_PERSISTED_INPUT_FIELDS`):
+ * an allow-list, so tool inputs and anything secret an upstream might add are never written to disk.
+ */
+export const PERSISTED_INPUT_FIELDS: ReadonlySet<string> = new Set([
+  'schemaVersion',
+  'kind',
+  'requestTaskId',
+  'contextId',
+  'inputId',
+  'toolUseId',
+  'toolName',
+  'title',
+  'purpose',
+  'effect',
+  'target',
+  'isReadOnly',
+  'prompt',
+  'safeSummary',
+  'options',
+  'language',
+  'deploymentSummary',
+  'scope',
+  'subPipelineId',
+  'operation',
+  'displayParameters',
+  'allowFreeText',
+  'freeTextPrompt',
+  'required',
+  'selector',
+]);
+
+/** The persisted projection of one A2A input (§6.3); `inputId` equals the entry's key. */
+export type PersistedInput = { inputId: string } & Record<string, unknown>;
+
+export interface PendingInterruptEntry {
+  value: PersistedInput;
+  sideband: boolean;
+  /** ISO-8601 UTC (`…Z`); the interrupt TTL of the seed (DESIGN "Which generation": Gen A expiry). */
+  expiresAt?: string;
+}
+
+export interface ThreadExecution {
+  executionId: string;
+  rosInvocationId: string;
+  /** null when no A2A task is bound or the execution is terminal. */
+  taskId: string | null;
+  /** Task id of the last execution made terminal (Gen B); null in Gen A files. */
+  lastTaskId: string | null;
+  pipelineSequence: number;
+  /** Sorted and de-duplicated when written. */
+  pipelineOpenSteps: string[];
+  /** 64 lower-case hex each; sorted and de-duplicated when written. */
+  textSnapshotDigests: string[];
+  pending: Record<string, PendingInterruptEntry>;
+}
+
+export interface AppliedResumeDigest {
+  executionId: string;
+  interruptId: string;
+  digest: string;
+}
+
+/**
+ * One thread's durable state: the Gen B layout of reference §6.2, plus `expiresAt` on pending entries
+ * and `agentCoreSessionId` (DESIGN "Which generation"). Keys this version does not know, found in a
+ * loaded file, stay on the objects as extra own properties and are written back: update a state with
+ * spreads (`{ ...state, execution: { ...state.execution, taskId } }`), never by rebuilding it field by
+ * field, or they are lost.
+ */
+export interface ThreadState {
+  schemaVersion: typeof THREAD_STATE_SCHEMA_VERSION;
+  threadId: string;
+  /** `agui-` + first 40 hex of sha256(threadId), see `contextIdForThread`. */
+  contextId: string;
+  /** The resolved workspace of the thread's first request. */
+  cwd: string;
+  userId: string | null;
+  iacCodeSessionId: string | null;
+  /** Added by this service: the AgentCore session the thread is bound to (IAC_CODE_AGUI_SESSION_BINDING). */
+  agentCoreSessionId?: string | null;
+  execution: ThreadExecution;
+  /** runId → canonical request digest (§6.4). */
+  runDigests: Record<string, string>;
+  /** Sorted by (executionId, interruptId) when written. */
+  appliedResumeDigests: AppliedResumeDigest[];
+  /** Sorted and de-duplicated when written. */
+  terminalExecutionIds: string[];
+}
+
+/**
+ * Checks a parsed state document as the Python adapter's `_restore_thread_state` does (§6.2) and
+ * returns a normalised copy: defaults filled in, invalid run-digest entries dropped, pending values cut
+ * to the persisted projection, unknown keys kept. Any other defect throws
+ * `AguiError(STATE_UNAVAILABLE)`: a damaged file blocks its own thread only, never the service.
+ */
+export function validateThreadState(doc: unknown, threadId: string): ThreadState {
+  const root = requireRecord(doc);
+  if (root.schemaVersion !== THREAD_STATE_SCHEMA_VERSION) invalid();
+  if (requireText(root, 'threadId') !== threadId) invalid();
+  const execution = requireRecord(root.execution);
+  return {
+    ...root,
+    schemaVersion: THREAD_STATE_SCHEMA_VERSION,
+    threadId,
+    contextId: requireText(root, 'contextId'),
+    cwd: requireText(root, 'cwd'),
+    userId: optionalText(root, 'userId'),
+    iacCodeSessionId: optionalText(root, 'iacCodeSessionId'),
+    ...('agentCoreSessionId' in root ? { agentCoreSessionId: optionalText(root, 'agentCoreSessionId') } : {}),
+    execution: validateExecution(execution),
+    runDigests: validRunDigests(requireRecord(root.runDigests)),
+    appliedResumeDigests: requireArray(root.appliedResumeDigests).map(validateAppliedDigest),
+    // Python keeps only non-empty strings here and drops the rest silently.
+    terminalExecutionIds: requireArray(root.terminalExecutionIds).filter(isNonEmptyString),
+  };
+}
+
+/**
+ * The file text of a state (§6.2): keys sorted by code point at every level, 2-space indent, non-ASCII
+ * kept, NaN refused, trailing newline — what Python's `json.dumps(sort_keys=True, indent=2,
+ * ensure_ascii=False)` writes. Set-like arrays are sorted and de-duplicated, as the Python adapter
+ * holds them in sets. Written by hand because `JSON.stringify` puts integer-like keys (a runId "10")
+ * first regardless of order.
+ */
+export function serializeThreadState(state: ThreadState): string {
+  const execution = state.execution;
+  const document = {
+    ...state,
+    execution: {
+      ...execution,
+      pipelineOpenSteps: sortedUnique(execution.pipelineOpenSteps),
+      textSnapshotDigests: sortedUnique(execution.textSnapshotDigests),
+    },
+    appliedResumeDigests: sortedAppliedDigests(state.appliedResumeDigests),
+    terminalExecutionIds: sortedUnique(state.terminalExecutionIds),
+  };
+  return `${formatJson(document, '')}\n`;
+}
+
+function validateExecution(execution: Record<string, unknown>): ThreadExecution {
+  const sequence = execution.pipelineSequence ?? 0;
+  if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) invalid();
+  const openSteps = requireArray(execution.pipelineOpenSteps ?? []);
+  if (!openSteps.every(isNonEmptyString)) invalid();
+  const textDigests = requireArray(execution.textSnapshotDigests ?? []);
+  if (!textDigests.every((value) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value))) invalid();
+  const pending = requireRecord(execution.pending ?? {});
+  return {
+    ...execution,
+    executionId: requireText(execution, 'executionId'),
+    rosInvocationId: requireText(execution, 'rosInvocationId'),
+    taskId: optionalText(execution, 'taskId'),
+    lastTaskId: optionalText(execution, 'lastTaskId'),
+    pipelineSequence: sequence,
+    pipelineOpenSteps: openSteps as string[],
+    textSnapshotDigests: textDigests as string[],
+    pending: Object.fromEntries(
+      Object.entries(pending).map(([id, entry]) => [id, validatePending(id, entry)]),
+    ),
+  };
+}
+
+function validatePending(inputId: string, raw: unknown): PendingInterruptEntry {
+  const entry = requireRecord(raw);
+  const value = requireRecord(entry.value);
+  const sideband = entry.sideband ?? false;
+  if (typeof sideband !== 'boolean') invalid();
+  const projection = Object.fromEntries(
+    Object.entries(value).filter(([key]) => PERSISTED_INPUT_FIELDS.has(key)),
+  );
+  if (projection.inputId !== inputId) invalid();
+  if (
+    'expiresAt' in entry &&
+    (typeof entry.expiresAt !== 'string' || Number.isNaN(Date.parse(entry.expiresAt)))
+  )
+    invalid();
+  return { ...entry, value: projection as PersistedInput, sideband };
+}
+
+function validateAppliedDigest(raw: unknown): AppliedResumeDigest {
+  const entry = requireRecord(raw);
+  return {
+    ...entry,
+    executionId: requireText(entry, 'executionId'),
+    interruptId: requireText(entry, 'interruptId'),
+    digest: requireText(entry, 'digest'),
+  };
+}
+
+function validRunDigests(raw: Record<string, unknown>): Record<string, string> {
+  // Invalid entries are dropped, not fatal (§6.2), exactly as the Python adapter does.
+  return Object.fromEntries(
+    Object.entries(raw).filter(
+      (entry): entry is [string, string] => entry[0] !== '' && isNonEmptyString(entry[1]),
+    ),
+  );
+}
+
+function sortedUnique(values: readonly string[]): string[] {
+  return [...new Set(values)].sort(compareCodePoints);
+}
+
+/** One entry per (executionId, interruptId), the last one winning, like the Python adapter's dict. */
+function sortedAppliedDigests(values: readonly AppliedResumeDigest[]): AppliedResumeDigest[] {
+  const byKey = new Map(values.map((entry) => [`${entry.executionId}\u0000${entry.interruptId}`, entry]));
+  return [...byKey.values()].sort(
+    (a, b) =>
+      compareCodePoints(a.executionId, b.executionId) || compareCodePoints(a.interruptId, b.interruptId),
+  );
+}
+
+function formatJson(value: unknown, indent: string): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable');
+    return JSON.stringify(value);
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${formatJson(item, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+    if (entries.length === 0) return '{}';
+    entries.sort(([a], [b]) => compareCodePoints(a, b));
+    const lines = entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${formatJson(item, inner)}`);
+    return `{\n${lines.join(',\n')}\n${indent}}`;
+  }
+  throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable');
+}
+
+function requireRecord(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid();
+  return value as Record<string, unknown>;
+}
+
+function requireArray(value: unknown): unknown[] {
+  if (!Array.isArray(value)) invalid();
+  return value;
+}
+
+function requireText(record: Record<string, unknown>, key: string): string {
+  const value = record[key];
+  if (!isNonEmptyString(value)) invalid();
+  return value;
+}
+
+function optionalText(record: Record<string, unknown>, key: string): string | null {
+  const value = record[key] ?? null;
+  if (value !== null && typeof value !== 'string') invalid();
+  return value;
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+function invalid(): never {
+  throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable');
+}
