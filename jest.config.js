@@ -1,2 +1,8 @@
 // Unit tier: *.spec.ts next to the code, pure or with fakes; no sockets, no child processes.
-module.exports = { ...require('./jest.shared'), rootDir: '.', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' };
+module.exports = {
+  ...require('./jest.shared'),
+  rootDir: '.',
+  roots: ['<rootDir>/src'],
+  testRegex: '\\.spec\\.ts$',
+  reporters: ['default', ['<rootDir>/test/support/plain-summary-reporter.js', { tier: 'unit' }]],
+};

@@ -5,4 +5,5 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testRegex: '\\.(int|e2e)-spec\\.ts$',
   testTimeout: 30000,
+  reporters: ['default', ['<rootDir>/test/support/plain-summary-reporter.js', { tier: 'integration' }]],
 };

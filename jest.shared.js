@@ -1,14 +1,9 @@
-// Shared Jest settings. `@a2a-js/sdk`'s CommonJS build require()s the ESM-only `jose`; Jest's CommonJS
-// runtime cannot load it, so jose's own .js files are transformed by ts-jest (allowJs) as well.
+// Shared Jest settings. NestJS 12 and `jose` (required by @a2a-js/sdk's CommonJS build) are ESM-only; the
+// test scripts run Jest on Node 24 with --experimental-vm-modules, which lets Jest's CommonJS runtime
+// require() them natively, so node_modules needs no transform at all.
 module.exports = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
-    '/node_modules/jose/.+\\.js$': [
-      'ts-jest',
-      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2023' }, isolatedModules: true },
-    ],
-  },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transformIgnorePatterns: ['/node_modules/'],
 };

@@ -16,6 +16,8 @@ export interface AppConfig {
   };
   readonly stateDir: string;
   readonly configDir: string;
+  /** The user's home directory, for `~` in workspace paths. */
+  readonly homeDir: string;
   /** Allowed workspace roots as configured (resolution and existence checks happen at use time). */
   readonly allowedCwdRoots: readonly string[];
   readonly heartbeatMs: number;

@@ -1,25 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { APP_CONFIG } from './app-config';
-import { loadConfig } from './load-config';
+import { loadProcessConfig } from './process-config';
 
-/** The only place that reads process.env; the only @Global() module (STYLE §2.2, §2.6). */
+/** Provides APP_CONFIG; the only @Global() module (STYLE §2.2). Tests override APP_CONFIG with loadConfig(env). */
 @Global()
 @Module({
-  providers: [
-    {
-      provide: APP_CONFIG,
-      useFactory: () =>
-        loadConfig(process.env, {
-          cwd: process.cwd(),
-          homeDir: os.homedir(),
-          tmpDir: os.tmpdir(),
-          pathDelimiter: path.delimiter,
-          isTty: Boolean(process.stdout.isTTY),
-        }),
-    },
-  ],
+  providers: [{ provide: APP_CONFIG, useFactory: loadProcessConfig }],
   exports: [APP_CONFIG],
 })
 export class ConfigModule {}

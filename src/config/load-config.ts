@@ -91,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     },
     stateDir,
     configDir,
+    homeDir: host.homeDir,
     allowedCwdRoots,
     heartbeatMs: Math.round((dto.IAC_CODE_AGUI_HEARTBEAT_SECONDS ?? 15) * 1000),
     interruptTtlSeconds: dto.IAC_CODE_AGUI_INTERRUPT_TTL ?? 540,

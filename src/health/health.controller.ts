@@ -1,0 +1,45 @@
+import { Controller, Get, Inject, UseFilters } from '@nestjs/common';
+import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { A2aHealthIndicator } from '../a2a/a2a.health';
+import { A2A_UPSTREAM, type UpstreamDescriptor } from '../a2a/upstream';
+import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
+import { SERVICE_IDENTITY, type ServiceIdentity } from './service-identity';
+import { StateDirHealthIndicator } from './state-dir.health';
+
+/** Open routes (no guard): liveness with the iac-code fields, readiness, and AgentCore's ping. */
+@Controller()
+@UseFilters(JsonEnvelopeFilter)
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly a2a: A2aHealthIndicator,
+    private readonly stateDir: StateDirHealthIndicator,
+    @Inject(A2A_UPSTREAM) private readonly upstream: UpstreamDescriptor,
+    @Inject(SERVICE_IDENTITY) private readonly identity: ServiceIdentity,
+  ) {}
+
+  /** reference §1.1, plus which upstream is in use (its kind only: the URL may carry a private port). */
+  @Get('health')
+  liveness() {
+    return {
+      status: 'ok',
+      protocol: 'ag-ui',
+      protocolPackageVersion: this.identity.protocolPackageVersion,
+      executionKernel: 'a2a-1.0',
+      serverVersion: this.identity.serverVersion,
+      upstream: this.upstream.kind,
+    };
+  }
+
+  @Get('health/ready')
+  @HealthCheck()
+  readiness() {
+    return this.health.check([() => this.a2a.isHealthy('a2a'), () => this.stateDir.isHealthy('stateDir')]);
+  }
+
+  /** AgentCore's health route; busy reporting comes with the AgentCore face. */
+  @Get('ping')
+  ping() {
+    return { status: 'Healthy' };
+  }
+}

@@ -1,0 +1,95 @@
+import type { Request } from 'express';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import type { MessageKey } from '../i18n/message-key';
+
+export interface BodyLimits {
+  readonly maxBytes: number;
+  readonly tooLargeKey: MessageKey;
+  readonly invalidJsonKey: MessageKey;
+}
+
+export interface JsonBody {
+  /** The exact text received: the digest of a run is computed over it (reference §6.4). */
+  readonly raw: string;
+  readonly value: unknown;
+}
+
+/** Reference §1.2 step 3: the media type before `;`, trimmed and lower-cased, must be application/json. */
+export function assertJsonMediaType(request: Request): void {
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (mediaType !== 'application/json')
+    throw new AguiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'unsupportedMediaType');
+}
+
+/**
+ * Reads a JSON body with the cap enforced while streaming (reference §1.2 steps 4–5). The route reads its
+ * own body, after the guard, so an unauthenticated or oversized request is refused without being buffered;
+ * Nest's body parser is off for the standalone app (main.ts).
+ */
+export async function readJsonBody(request: Request, limits: BodyLimits): Promise<JsonBody> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxBytes) {
+    throw new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey);
+  }
+  const bytes = await readCapped(request, limits);
+  let raw: string;
+  try {
+    raw = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new AguiError(ErrorCode.INVALID_JSON, limits.invalidJsonKey);
+  }
+  try {
+    return { raw, value: JSON.parse(raw) as unknown };
+  } catch {
+    throw new AguiError(ErrorCode.INVALID_JSON, limits.invalidJsonKey);
+  }
+}
+
+/** A host application's body parser may have consumed the stream already; use what it parsed. */
+function alreadyParsed(request: Request): Buffer | undefined {
+  if (!request.readableEnded || request.body === undefined) return undefined;
+  const body: unknown = request.body;
+  if (Buffer.isBuffer(body)) return body;
+  return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+}
+
+function readCapped(request: Request, limits: BodyLimits): Promise<Buffer> {
+  const parsed = alreadyParsed(request);
+  if (parsed) {
+    if (parsed.length > limits.maxBytes) throw new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey);
+    return Promise.resolve(parsed);
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('aborted', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limits.maxBytes) {
+        cleanup();
+        request.pause();
+        reject(new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new AguiError(ErrorCode.INVALID_JSON, limits.invalidJsonKey));
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('aborted', onError);
+  });
+}

@@ -1,0 +1,29 @@
+import type { Language } from '../i18n/message-catalogue';
+import type { IacCodeProps, RunAgentInput } from './input/parse-run-input';
+
+/** Which face a run came in on; it decides only how errors before the stream are rendered. */
+export type Face = 'iac-code' | 'agentcore';
+
+/** A validated request on its way to admission. */
+export interface RunRequest {
+  readonly input: RunAgentInput;
+  readonly props: IacCodeProps;
+  /** The body exactly as received: the run digest is computed over it (reference §6.4). */
+  readonly rawBody: string;
+  readonly language: Language;
+  readonly face: Face;
+}
+
+/** A run that passed admission: its identities are fixed and its thread slot is held until release. */
+export interface AdmittedRun {
+  readonly input: RunAgentInput;
+  readonly props: IacCodeProps;
+  readonly language: Language;
+  readonly threadId: string;
+  readonly runId: string;
+  readonly executionId: string;
+  readonly contextId: string;
+  readonly rosInvocationId: string;
+  /** The resolved workspace (reference §2.3 step 7). */
+  readonly cwd: string;
+}

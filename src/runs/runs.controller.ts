@@ -1,0 +1,43 @@
+import { Controller, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
+import { SseRunErrorFilter } from '../common/filters/sse-run-error.filter';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { RunRequestReader } from './run-request-reader';
+import type { Face } from './run-request';
+import { RunService } from './run.service';
+import { SseWriter } from './sse-writer';
+
+/**
+ * `POST /` (iac-code face) and `POST /invocations` (AgentCore face): the same run, rendered differently
+ * only when it is refused before the stream starts. Thin on purpose: read, admit, stream.
+ */
+@Controller()
+@UseGuards(BearerAuthGuard)
+export class RunsController {
+  constructor(
+    private readonly reader: RunRequestReader,
+    private readonly runs: RunService,
+    private readonly sse: SseWriter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @UseFilters(JsonEnvelopeFilter)
+  run(@Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.handle(request, response, 'iac-code');
+  }
+
+  @Post('invocations')
+  @UseFilters(SseRunErrorFilter)
+  invoke(@Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.handle(request, response, 'agentcore');
+  }
+
+  private async handle(request: Request, response: Response, face: Face): Promise<void> {
+    const runRequest = await this.reader.read(request, face);
+    const admitted = await this.runs.admit(runRequest);
+    this.sse.write(response, this.runs.stream(admitted), this.config.heartbeatMs);
+  }
+}

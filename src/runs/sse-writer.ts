@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { Response } from 'express';
+import { type Observable, map } from 'rxjs';
+import { withHeartbeat } from './with-heartbeat';
+
+/**
+ * Writes a run's events as SSE (reference §8): LF-only `data: <json>\n\n` frames through @ag-ui/encoder,
+ * constructed for `text/event-stream` explicitly (given curl's wildcard Accept it would pick protobuf), plus
+ * the heartbeat comment. A closed socket unsubscribes, which runs the run's own teardown.
+ */
+@Injectable()
+export class SseWriter {
+  private readonly encoder = new EventEncoder({ accept: 'text/event-stream' });
+
+  write(response: Response, events: Observable<BaseEvent>, heartbeatMs: number): void {
+    response.status(200);
+    response.setHeader('Content-Type', 'text/event-stream');
+    response.setHeader('Cache-Control', 'no-cache, no-transform');
+    response.setHeader('Connection', 'keep-alive');
+    response.setHeader('X-Accel-Buffering', 'no');
+    response.flushHeaders();
+    response.socket?.setNoDelay(true);
+
+    let finished = false;
+    const subscription = events
+      .pipe(
+        map((event) => this.encoder.encodeSSE(event)),
+        withHeartbeat(heartbeatMs),
+      )
+      .subscribe({
+        next: (frame) => response.write(frame),
+        // RunService turns every failure into a RUN_ERROR event; an error here is a bug, so cut the stream.
+        error: () => {
+          finished = true;
+          response.destroy();
+        },
+        complete: () => {
+          finished = true;
+          response.end();
+        },
+      });
+    response.on('close', () => {
+      if (!finished) subscription.unsubscribe();
+    });
+  }
+}

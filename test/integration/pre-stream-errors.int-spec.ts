@@ -1,0 +1,231 @@
+import * as http from 'node:http';
+import * as os from 'node:os';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { startKernelUpstream } from '../support/start-kernel-upstream';
+import { runInput } from '../support/run-input';
+import { parseSse, postRun } from '../support/sse-client';
+
+type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
+
+const TOKEN = 'gateway-token';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const MIB = 1024 * 1024;
+
+interface Case {
+  name: string;
+  status: number;
+  code: string;
+  message: string;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+const cases: Case[] = [
+  {
+    name: 'missing token',
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message: 'A valid bearer token is required.',
+    body: runInput(),
+    headers: { authorization: '' },
+  },
+  {
+    name: 'wrong token',
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message: 'A valid bearer token is required.',
+    body: runInput(),
+    headers: { authorization: 'Bearer nope' },
+  },
+  {
+    name: 'wrong media type',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Content-Type must be application/json.',
+    body: runInput(),
+    headers: { ...AUTH, 'content-type': 'text/plain' },
+  },
+  {
+    name: 'body over 12 MiB',
+    status: 413,
+    code: 'REQUEST_TOO_LARGE',
+    message: 'The AG-UI request body is too large.',
+    body: JSON.stringify({ pad: 'x'.repeat(12 * MIB) }),
+    headers: AUTH,
+  },
+  {
+    name: 'not JSON',
+    status: 400,
+    code: 'INVALID_JSON',
+    message: 'The request body is not valid JSON.',
+    body: '{"threadId":',
+    headers: AUTH,
+  },
+  {
+    name: 'not an object',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'RunAgentInput must be a JSON object.',
+    body: '[1,2]',
+    headers: AUTH,
+  },
+  {
+    name: 'unknown envelope key',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'Invalid AG-UI RunAgentInput envelope.',
+    body: runInput({ extra: { surprise: true } }),
+    headers: AUTH,
+  },
+  {
+    name: 'empty threadId',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'Invalid AG-UI RunAgentInput envelope.',
+    body: runInput({ threadId: '' }),
+    headers: AUTH,
+  },
+  {
+    name: 'bad iacCode',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'Invalid iac-code forwarded properties.',
+    body: runInput({ iacCode: { schemaVersion: '1' } }),
+    headers: AUTH,
+  },
+  {
+    name: 'client tools',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'Invalid iac-code forwarded properties.',
+    body: runInput({ extra: { tools: [{ name: 't', description: 'd', parameters: {} }] } }),
+    headers: AUTH,
+  },
+  {
+    name: 'cwd outside the roots',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'Invalid iac-code forwarded properties.',
+    body: runInput({ iacCode: { cwd: '/etc/agui-outside' } }),
+    headers: AUTH,
+  },
+];
+
+describe('errors before the stream starts, on both faces', () => {
+  let upstream: Upstream;
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    upstream = await startKernelUpstream();
+    gateway = await startGateway({
+      IAC_CODE_AGUI_A2A_URL: upstream.url,
+      IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
+      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+      IAC_CODE_AGUI_HEARTBEAT_SECONDS: '5',
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  it.each(cases)(
+    'POST / answers $status $code for $name',
+    async ({ status, code, message, body, headers }) => {
+      const response = await postRun(gateway.url, body, { headers });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(JSON.parse(response.text)).toEqual({ error: { code, message } });
+    },
+  );
+
+  it.each(cases)(
+    'POST /invocations answers $status with one RUN_ERROR $code frame for $name',
+    async ({ status, code, message, body, headers }) => {
+      const response = await postRun(`${gateway.url}invocations`, body, { headers });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const { events } = parseSse(response.text);
+      expect(events).toEqual([{ type: 'RUN_ERROR', code, message, timestamp: expect.any(Number) }]);
+    },
+  );
+
+  it('answers 401 to an oversized body without a token before the body is sent', async () => {
+    const { port } = new URL(gateway.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        headers: { 'content-type': 'application/json', 'content-length': String(64 * MIB) },
+      });
+      request.on('response', (response) => {
+        resolve(response.statusCode ?? 0);
+        response.resume();
+        request.destroy();
+      });
+      request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      // Only 1 MiB of the announced 64 MiB is ever written: the answer must not wait for the rest.
+      request.write(Buffer.alloc(MIB, 0x20));
+    });
+    expect(status).toBe(401);
+  });
+
+  it('counts a streamed body without Content-Length against the cap while reading', async () => {
+    const { port } = new URL(gateway.url);
+    const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        headers: { ...AUTH, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body });
+          request.destroy();
+        });
+      });
+      request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      const chunk = Buffer.alloc(MIB, 0x20);
+      const pump = (left: number) => {
+        if (left === 0 || request.destroyed) return;
+        if (request.write(chunk)) setImmediate(() => pump(left - 1));
+        else request.once('drain', () => pump(left - 1));
+      };
+      pump(20);
+    });
+    expect(result.status).toBe(413);
+    expect(JSON.parse(result.body)).toEqual({
+      error: { code: 'REQUEST_TOO_LARGE', message: 'The AG-UI request body is too large.' },
+    });
+  });
+
+  it('answers 409 THREAD_BUSY while the thread has an active run', async () => {
+    const controller = new AbortController();
+    const first = postRun(gateway.url, runInput({ threadId: 'busy-1', runId: 'run-a', text: 'silent' }), {
+      headers: AUTH,
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await postRun(gateway.url, runInput({ threadId: 'busy-1', runId: 'run-b' }), {
+      headers: AUTH,
+    });
+    controller.abort();
+    await first;
+    expect(second.status).toBe(409);
+    expect(JSON.parse(second.text)).toEqual({
+      error: { code: 'THREAD_BUSY', message: 'The AG-UI thread already has an active run.' },
+    });
+  });
+
+  it('advertises the Bearer scheme on 401', async () => {
+    const response = await postRun(gateway.url, runInput(), { headers: { authorization: '' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+  });
+});

@@ -1,0 +1,82 @@
+import type { BaseEvent } from '@ag-ui/core';
+
+export interface SseResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The raw body text (frames and comments), to check framing byte for byte. */
+  readonly text: string;
+  /** The `data:` records parsed as JSON, in order. */
+  readonly events: BaseEvent[];
+  /** Comment lines (`: heartbeat`). */
+  readonly comments: string[];
+}
+
+/** Splits an SSE body the way @ag-ui/client does (LF-only frames), keeping comments apart. */
+export function parseSse(text: string): { events: BaseEvent[]; comments: string[] } {
+  const events: BaseEvent[] = [];
+  const comments: string[] = [];
+  for (const frame of text.split('\n\n')) {
+    if (!frame) continue;
+    const data: string[] = [];
+    for (const line of frame.split('\n')) {
+      if (line.startsWith(':')) comments.push(line);
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      else throw new Error(`unexpected SSE line: ${JSON.stringify(line)}`);
+    }
+    if (data.length > 0) events.push(JSON.parse(data.join('\n')) as BaseEvent);
+  }
+  return { events, comments };
+}
+
+export interface PostOptions {
+  readonly headers?: Record<string, string>;
+  /** Abort the request after this many events arrived (a client disconnect mid-run). */
+  readonly disconnectAfterEvents?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** POSTs a JSON body and reads the whole SSE (or error) response. */
+export async function postRun(url: string, body: unknown, options: PostOptions = {}): Promise<SseResponse> {
+  const controller = new AbortController();
+  options.signal?.addEventListener('abort', () => controller.abort());
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: controller.signal,
+  });
+  let text = '';
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      const limit = options.disconnectAfterEvents;
+      if (
+        limit !== undefined &&
+        parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)).events.length >= limit
+      ) {
+        controller.abort();
+        break;
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  }
+  const isSse = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+  const parsed = isSse ? parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)) : { events: [], comments: [] };
+  return { status: response.status, headers: response.headers, text, ...parsed };
+}
+
+/** Polls until the predicate holds or the time is up (for effects that happen after a response ends). */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  predicate: (value: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (predicate(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
