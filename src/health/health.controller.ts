@@ -4,7 +4,7 @@ import { A2aHealthIndicator } from '../a2a/a2a.health';
 import { A2A_UPSTREAM, type UpstreamDescriptor } from '../a2a/upstream';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { SERVICE_IDENTITY, type ServiceIdentity } from './service-identity';
-import { StateDirHealthIndicator } from './state-dir.health';
+import { ThreadStoreHealthIndicator } from '../threads/thread-store.health';
 
 /** Open routes (no guard): liveness with the iac-code fields, readiness, and AgentCore's ping. */
 @Controller()
@@ -13,7 +13,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly a2a: A2aHealthIndicator,
-    private readonly stateDir: StateDirHealthIndicator,
+    private readonly threadStore: ThreadStoreHealthIndicator,
     @Inject(A2A_UPSTREAM) private readonly upstream: UpstreamDescriptor,
     @Inject(SERVICE_IDENTITY) private readonly identity: ServiceIdentity,
   ) {}
@@ -34,7 +34,10 @@ export class HealthController {
   @Get('health/ready')
   @HealthCheck()
   readiness() {
-    return this.health.check([() => this.a2a.isHealthy('a2a'), () => this.stateDir.isHealthy('stateDir')]);
+    return this.health.check([
+      () => this.a2a.isHealthy('a2a'),
+      () => this.threadStore.isHealthy('threadStore'),
+    ]);
   }
 
   /** AgentCore's health route; busy reporting comes with the AgentCore face. */

@@ -2,13 +2,13 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { A2aModule } from '../a2a/a2a.module';
 import { CommonModule } from '../common/common.module';
+import { ThreadsModule } from '../threads/threads.module';
 import { HealthController } from './health.controller';
 import { SERVICE_IDENTITY, readServiceIdentity } from './service-identity';
-import { StateDirHealthIndicator } from './state-dir.health';
 
 @Module({
-  imports: [TerminusModule, CommonModule, A2aModule],
+  imports: [TerminusModule, CommonModule, A2aModule, ThreadsModule],
   controllers: [HealthController],
-  providers: [StateDirHealthIndicator, { provide: SERVICE_IDENTITY, useFactory: readServiceIdentity }],
+  providers: [{ provide: SERVICE_IDENTITY, useFactory: readServiceIdentity }],
 })
 export class HealthModule {}

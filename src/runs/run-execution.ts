@@ -13,10 +13,12 @@ import type { MessageKey } from '../i18n/message-key';
 import { AguiError } from '../common/agui-error';
 import { buildA2aMessage } from './input/build-a2a-message';
 import { buildUserParts } from './input/user-message-parts';
+import type { RunPersistence } from './run-persistence';
 import type { AdmittedRun } from './run-request';
 
 export interface RunExecutionDeps {
   readonly gateway: A2aGateway;
+  readonly persistence: RunPersistence;
   readonly clock: Clock;
   readonly catalogue: MessageCatalogue;
   readonly logger: Logger;
@@ -45,6 +47,8 @@ export class RunExecution {
     this.mapper = new A2aEventMapper({ threadId: run.threadId, runId: run.runId }, () =>
       deps.clock.uuid().replace(/-/g, ''),
     );
+    this.taskId = deps.persistence.taskId;
+    this.sessionId = deps.persistence.sessionId;
   }
 
   /** True once the terminal event was produced: a later disconnect then cancels nothing. */
@@ -75,16 +79,16 @@ export class RunExecution {
           if (this.learnTaskId(frame)) return;
           continue;
         }
-        const stop = this.acceptFrame(frame);
+        const stop = await this.acceptFrame(frame);
         yield* this.announceSession();
         yield* this.mapper.map(frame, this.now());
         if (stop) break;
       }
       if (this.disconnected) return;
-      yield* this.finish();
+      yield* await this.finish();
     } catch (error) {
       if (this.disconnected) return;
-      yield* this.fail(error);
+      yield* await this.fail(error);
     }
   }
 
@@ -96,6 +100,7 @@ export class RunExecution {
     if (this.terminalSent || this.disconnected) return;
     this.disconnected = true;
     if (this.taskId) this.cancelUpstream(this.taskId);
+    void this.deps.persistence.markTerminal();
   }
 
   private learnTaskId(frame: A2aFrame): boolean {
@@ -109,34 +114,41 @@ export class RunExecution {
   private cancelUpstream(taskId: string): void {
     this.abort.abort();
     this.deps.gateway.cancelTask(taskId).then(
-      () => this.deps.logger.log({ msg: 'cancelled the A2A task of a disconnected run', ...this.ids() }),
+      () => this.deps.logger.log({ msg: 'cancelled the A2A task', ...this.ids() }),
       (error: unknown) =>
         this.deps.logger.warn({
-          msg: 'CancelTask failed after a disconnect',
+          msg: 'CancelTask failed',
           error: String(error),
           ...this.ids(),
         }),
     );
   }
 
-  /** Identity checks of reference §4.8 step 4; returns true when the frame's state ends the reading. */
-  private acceptFrame(frame: A2aFrame): boolean {
+  /**
+   * Identity checks of reference §4.8 step 4, and persist-before-announce (§6.6): a new task or session id
+   * is durable before any event of its frame is emitted. Returns true when the frame's state ends the reading.
+   */
+  private async acceptFrame(frame: A2aFrame): Promise<boolean> {
     this.framesSeen += 1;
     const unwrapped = unwrapFrame(frame);
-    if (unwrapped.taskId) {
-      if (this.taskId && unwrapped.taskId !== this.taskId) {
-        throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
-      }
+    if (unwrapped.taskId && unwrapped.taskId !== this.taskId) {
+      if (this.taskId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
       this.taskId = unwrapped.taskId;
+      await this.persist(
+        () => this.deps.persistence.recordTask(unwrapped.taskId as string),
+        'executionMappingNotCommitted',
+      );
     }
     if (unwrapped.contextId && unwrapped.contextId !== this.run.contextId) {
       throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'contextIdentityChanged');
     }
-    if (unwrapped.sessionId) {
-      if (this.sessionId && unwrapped.sessionId !== this.sessionId) {
-        throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'sessionIdentityChanged');
-      }
+    if (unwrapped.sessionId && unwrapped.sessionId !== this.sessionId) {
+      if (this.sessionId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'sessionIdentityChanged');
       this.sessionId = unwrapped.sessionId;
+      await this.persist(
+        () => this.deps.persistence.recordSession(unwrapped.sessionId as string),
+        'sessionMappingNotCommitted',
+      );
     }
     if (!unwrapped.state) return false;
     this.lastState = unwrapped.state;
@@ -144,6 +156,22 @@ export class RunExecution {
     // never ends the reading by itself.
     const isSnapshot = unwrapped.kind === 'task' && this.framesSeen === 1;
     return !isSnapshot && isStopState(unwrapped.state);
+  }
+
+  /** A failed recovery-critical write cancels the task and ends the run (reference §6.6). */
+  private async persist(write: () => Promise<void>, key: MessageKey): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.deps.logger.error({
+        msg: 'state write failed during a run',
+        code: ErrorCode.STATE_PERSISTENCE_FAILED,
+        error: describe(error),
+        ...this.ids(),
+      });
+      if (this.taskId) this.cancelUpstream(this.taskId);
+      throw new AguiError(ErrorCode.STATE_PERSISTENCE_FAILED, key, { cause: error });
+    }
   }
 
   /** `iac-code.session.v1` once, as soon as both the task and the session are known (reference §4.9). */
@@ -165,34 +193,40 @@ export class RunExecution {
     );
   }
 
-  private *finish(): Generator<BaseEvent> {
-    yield* this.announceSession(true);
-    yield* this.mapper.closeAll(this.now());
+  private async finish(): Promise<BaseEvent[]> {
+    const events = [...this.announceSession(true), ...this.mapper.closeAll(this.now())];
     const outcome = decideOutcome(this.lastState);
-    this.terminalSent = true;
+    await this.end();
     if (outcome.kind === 'success') {
-      yield runFinished(
-        { threadId: this.run.threadId, runId: this.run.runId },
-        this.mapper.usage(),
-        this.now(),
-      );
       this.deps.logger.log({ msg: 'run finished', outcome: 'success', ...this.ids() });
+      events.push(
+        runFinished({ threadId: this.run.threadId, runId: this.run.runId }, this.mapper.usage(), this.now()),
+      );
     } else {
-      yield this.errorEvent(outcome.code, outcome.messageKey);
+      events.push(this.errorEvent(outcome.code, outcome.messageKey));
     }
+    return events;
   }
 
-  /** reference §4.8 step 6, with the spans closed first. */
-  private *fail(error: unknown): Generator<BaseEvent> {
-    yield* this.mapper.closeAll(this.now());
-    this.terminalSent = true;
+  /** reference §4.8 step 6, with the spans closed first (the original left them open here). */
+  private async fail(error: unknown): Promise<BaseEvent[]> {
+    const events = this.mapper.closeAll(this.now());
     if (isAguiError(error)) {
-      yield this.errorEvent(error.code, error.messageKey);
-      return;
+      await this.end();
+      events.push(this.errorEvent(error.code, error.messageKey));
+      return events;
     }
     this.deps.logger.error({ msg: 'A2A stream failed', error: describe(error), ...this.ids() });
     if (this.taskId) this.cancelUpstream(this.taskId);
-    yield this.errorEvent(ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable');
+    await this.end();
+    events.push(this.errorEvent(ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable'));
+    return events;
+  }
+
+  /** The execution is over (no durable interrupt): terminal in the thread state before the last event. */
+  private async end(): Promise<void> {
+    this.terminalSent = true;
+    await this.deps.persistence.markTerminal();
   }
 
   private errorEvent(code: ErrorCode, key: MessageKey): BaseEvent {

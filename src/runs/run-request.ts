@@ -1,5 +1,6 @@
 import type { Language } from '../i18n/message-catalogue';
 import type { IacCodeProps, RunAgentInput } from './input/parse-run-input';
+import type { RunPersistence } from './run-persistence';
 
 /** Which face a run came in on; it decides only how errors before the stream are rendered. */
 export type Face = 'iac-code' | 'agentcore';
@@ -26,4 +27,6 @@ export interface AdmittedRun {
   readonly rosInvocationId: string;
   /** The resolved workspace (reference §2.3 step 7). */
   readonly cwd: string;
+  /** The run's durable writes to its thread. */
+  readonly persistence: RunPersistence;
 }

@@ -7,29 +7,31 @@ import { CLOCK, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MessageCatalogue } from '../i18n/message-catalogue';
-import { contextIdFor } from './input/build-a2a-message';
+import { ThreadAdmissionService } from '../threads/thread-admission.service';
+import { ThreadRegistry } from '../threads/thread-registry';
+import { ThreadRunState } from '../threads/thread-run-state';
 import { resolveCwd } from './input/resolve-cwd';
 import { RunExecution } from './run-execution';
 import type { AdmittedRun, RunRequest } from './run-request';
 
 /**
  * Admits runs and turns an admitted run into an Observable of AG-UI events. It composes the steps; the
- * steps live in input/, events/ and RunExecution (STYLE §2.9).
+ * steps live in input/, threads/, events/ and RunExecution (STYLE §2.9).
  */
 @Injectable()
 export class RunService {
   private readonly logger = new Logger(RunService.name);
-  /** threadId → runId of the active run (in-memory busy slot; durable thread state comes with issue #3). */
-  private readonly activeRuns = new Map<string, string>();
 
   constructor(
     @Inject(A2A_GATEWAY) private readonly gateway: A2aGateway,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly catalogue: MessageCatalogue,
+    private readonly admission: ThreadAdmissionService,
+    private readonly registry: ThreadRegistry,
   ) {}
 
-  /** Everything that can refuse a run before the response starts (reference §6.5). */
+  /** Everything that can refuse a run before the response starts (reference §6.5), persisted before it starts. */
   async admit(request: RunRequest): Promise<AdmittedRun> {
     const { input, props } = request;
     const cwd = await resolveCwd(
@@ -43,8 +45,16 @@ export class RunService {
         ? new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps')
         : error;
     });
-    if (this.activeRuns.has(input.threadId)) throw new AguiError(ErrorCode.THREAD_BUSY, 'threadBusy');
-    this.activeRuns.set(input.threadId, input.runId);
+    const { state, expiredTaskId } = await this.admission.admit({
+      threadId: input.threadId,
+      runId: input.runId,
+      rawBody: request.rawBody,
+      cwd,
+      userId: props.userId ?? null,
+      rosInvocationId: props.rosInvocationId,
+      isResume: input.resume !== undefined,
+    });
+    if (expiredTaskId) this.cancelExpired(expiredTaskId, input.threadId);
     this.logger.debug({ msg: 'run admitted', threadId: input.threadId, runId: input.runId });
     return {
       input,
@@ -52,10 +62,11 @@ export class RunService {
       language: request.language,
       threadId: input.threadId,
       runId: input.runId,
-      executionId: this.clock.uuid(),
-      contextId: contextIdFor(input.threadId),
-      rosInvocationId: props.rosInvocationId,
+      executionId: state.execution.executionId,
+      contextId: state.contextId,
+      rosInvocationId: state.execution.rosInvocationId,
       cwd,
+      persistence: new ThreadRunState(this.registry, state, input.runId, this.logger),
     };
   }
 
@@ -64,6 +75,7 @@ export class RunService {
     return new Observable<BaseEvent>((subscriber) => {
       const execution = new RunExecution(run, {
         gateway: this.gateway,
+        persistence: run.persistence,
         clock: this.clock,
         catalogue: this.catalogue,
         logger: this.logger,
@@ -79,7 +91,7 @@ export class RunService {
         } catch (error) {
           subscriber.error(error);
         } finally {
-          this.release(run);
+          run.persistence.release();
         }
       };
       void pump();
@@ -87,7 +99,15 @@ export class RunService {
     });
   }
 
-  private release(run: AdmittedRun): void {
-    if (this.activeRuns.get(run.threadId) === run.runId) this.activeRuns.delete(run.threadId);
+  /** Seed expiry (DESIGN): the turn that replaced an expired interrupt cancels its A2A task, best effort. */
+  private cancelExpired(taskId: string, threadId: string): void {
+    this.gateway.cancelTask(taskId).catch((error: unknown) =>
+      this.logger.warn({
+        msg: 'CancelTask of an expired interrupt failed',
+        threadId,
+        taskId,
+        error: String(error),
+      }),
+    );
   }
 }

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { ConsoleLogger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
+import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -37,9 +38,15 @@ class CapturingLogger extends ConsoleLogger {
  * A real gateway on 127.0.0.1 port 0 with the given environment (STYLE §2.8): the body parser off and
  * forceCloseConnections on, exactly like main.ts, so open SSE sockets cannot hang close().
  */
-export async function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+export async function startGateway(
+  env: Record<string, string | undefined>,
+  /** Replace providers of the real app (e.g. a failing thread store) before it is built. */
+  configure: (builder: TestingModuleBuilder) => TestingModuleBuilder = (builder) => builder,
+): Promise<RunningGateway> {
+  // Each gateway gets its own state directory unless the test shares one on purpose (restart tests).
+  const stateDir = env.IAC_CODE_AGUI_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'agui-state-'));
   const config = loadConfig(
-    { HOME: os.homedir(), PATH: process.env.PATH, ...env },
+    { HOME: os.homedir(), PATH: process.env.PATH, ...env, IAC_CODE_AGUI_STATE_DIR: stateDir },
     {
       cwd: process.cwd(),
       homeDir: os.homedir(),
@@ -48,10 +55,11 @@ export async function startGateway(env: Record<string, string | undefined>): Pro
       isTty: false,
     },
   );
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-    .overrideProvider(APP_CONFIG)
-    .useValue(config)
-    .compile();
+  const moduleRef = await configure(
+    Test.createTestingModule({ imports: [AppModule] })
+      .overrideProvider(APP_CONFIG)
+      .useValue(config),
+  ).compile();
   const logs: string[] = [];
   const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,

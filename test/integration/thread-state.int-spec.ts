@@ -1,0 +1,192 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AguiError } from '../../src/common/agui-error';
+import { ErrorCode } from '../../src/common/error-code';
+import { FileThreadStore } from '../../src/threads/file-thread-store';
+import { THREAD_STORE, type ThreadStore } from '../../src/threads/thread-store';
+import { canonicalDigest } from '../../src/threads/canonical-digest';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { startKernelUpstream } from '../support/start-kernel-upstream';
+import { runInput } from '../support/run-input';
+import { eventually, postRun } from '../support/sse-client';
+
+type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
+type SessionValue = { executionId: string; contextId: string; taskId: string; sessionId: string };
+
+const sessionOf = (events: BaseEvent[]): SessionValue =>
+  (
+    events.find((e) => (e as { name?: string }).name === 'iac-code.session.v1') as unknown as {
+      value: SessionValue;
+    }
+  ).value;
+
+/** Durable threads through the real app: restarts share one state directory (reference §6, §9.2). */
+describe('thread state survives restarts', () => {
+  let upstream: Upstream;
+  let stateDir: string;
+  let gateways: RunningGateway[] = [];
+
+  const start = async (configure?: Parameters<typeof startGateway>[1]) => {
+    const gateway = await startGateway(
+      {
+        IAC_CODE_AGUI_A2A_URL: upstream.url,
+        IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+        IAC_CODE_AGUI_STATE_DIR: stateDir,
+      },
+      configure,
+    );
+    gateways.push(gateway);
+    return gateway;
+  };
+  const stateFile = (threadId: string) => path.join(stateDir, 'threads', `${threadId}.json`);
+  const readState = (threadId: string) => JSON.parse(readFileSync(stateFile(threadId), 'utf8'));
+
+  beforeAll(async () => {
+    upstream = await startKernelUpstream();
+  });
+  beforeEach(() => {
+    stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-threads-'));
+  });
+  afterEach(async () => {
+    await Promise.all(gateways.map((g) => g.close()));
+    gateways = [];
+  });
+  afterAll(() => upstream?.close());
+
+  it('answers DUPLICATE_RUN_ID and RUN_ID_CONFLICT after a restart, and rotates the execution on a new turn', async () => {
+    const first = await start();
+    const input = runInput({ threadId: 'restart-1', runId: 'run-1' });
+    const run1 = await postRun(first.url, input);
+    expect(run1.events.at(-1)?.type).toBe('RUN_FINISHED');
+    const session1 = sessionOf(run1.events);
+    await first.close();
+
+    const second = await start();
+    const replay = await postRun(second.url, input);
+    expect(replay.status).toBe(409);
+    expect(JSON.parse(replay.text).error.code).toBe('DUPLICATE_RUN_ID');
+    const conflict = await postRun(
+      second.url,
+      runInput({ threadId: 'restart-1', runId: 'run-1', text: 'other' }),
+    );
+    expect(JSON.parse(conflict.text).error.code).toBe('RUN_ID_CONFLICT');
+
+    const run2 = await postRun(
+      second.url,
+      runInput({ threadId: 'restart-1', runId: 'run-2', text: 'again' }),
+    );
+    expect(run2.events.at(-1)?.type).toBe('RUN_FINISHED');
+    const session2 = sessionOf(run2.events);
+    expect(session2.contextId).toBe(session1.contextId);
+    expect(session2.sessionId).toBe(session1.sessionId);
+    expect(session2.executionId).not.toBe(session1.executionId);
+
+    const state = readState('restart-1');
+    expect(state.runDigests).toEqual({
+      'run-1': canonicalDigest(JSON.stringify(input)),
+      'run-2': expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(state.terminalExecutionIds).toEqual(
+      expect.arrayContaining([session1.executionId, session2.executionId]),
+    );
+    expect(state.execution).toMatchObject({
+      executionId: session2.executionId,
+      taskId: null,
+      lastTaskId: session2.taskId,
+    });
+  });
+
+  it('keeps thread B working when thread A has a corrupt file', async () => {
+    const gateway = await start();
+    expect((await postRun(gateway.url, runInput({ threadId: 'thread-a' }))).status).toBe(200);
+    await gateway.close();
+    writeFileSync(stateFile('thread-a'), '{"schemaVersion": 1, "threadId": ');
+
+    const restarted = await start();
+    const a = await postRun(restarted.url, runInput({ threadId: 'thread-a', runId: 'run-2' }));
+    expect(a.status).toBe(503);
+    expect(JSON.parse(a.text)).toEqual({
+      error: { code: 'STATE_UNAVAILABLE', message: 'The AG-UI adapter state is unavailable.' },
+    });
+    const b = await postRun(restarted.url, runInput({ threadId: 'thread-b' }));
+    expect(b.status).toBe(200);
+    expect(b.events.at(-1)?.type).toBe('RUN_FINISHED');
+  });
+
+  it('stores no message text, credential or token, with owner-only modes', async () => {
+    const gateway = await start();
+    const secrets = [
+      'the user message text 7c1',
+      'sk-state-secret',
+      'AK-STATE-ID',
+      'AKS-STATE',
+      'STS-STATE',
+      'qwen-secret-model',
+    ];
+    const input = runInput({
+      threadId: 'secrets-thread',
+      text: secrets[0],
+      iacCode: {
+        llmApiKey: secrets[1],
+        model: secrets[5],
+        thinking: { enabled: true, budget: 2048 },
+        alibabaCloud: { accessKeyId: secrets[2], accessKeySecret: secrets[3], securityToken: secrets[4] },
+      },
+    });
+    expect((await postRun(gateway.url, input)).events.at(-1)?.type).toBe('RUN_FINISHED');
+    const files = readdirSync(path.join(stateDir, 'threads'));
+    expect(files).toEqual(['secrets-thread.json']);
+    const text = readFileSync(stateFile('secrets-thread'), 'utf8');
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(statSync(stateDir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(stateDir, 'threads')).mode & 0o777).toBe(0o700);
+    expect(statSync(stateFile('secrets-thread')).mode & 0o777).toBe(0o600);
+  });
+
+  it('cancels the A2A task and ends with STATE_PERSISTENCE_FAILED when the task mapping cannot be written', async () => {
+    let saves = 0;
+    const gateway = await start((builder) =>
+      builder.overrideProvider(THREAD_STORE).useFactory({
+        factory: (): ThreadStore => {
+          const real = new FileThreadStore(stateDir);
+          return {
+            load: (threadId) => real.load(threadId),
+            checkReady: () => real.checkReady(),
+            // The first save is admission; the second records the new A2A task id (persist before announce).
+            save: (state) =>
+              ++saves === 2
+                ? Promise.reject(new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable'))
+                : real.save(state),
+          };
+        },
+      }),
+    );
+    const response = await postRun(gateway.url, runInput({ threadId: 'write-fail' }));
+    expect(response.events.map((e) => e.type)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
+    expect(response.events[1]).toMatchObject({
+      code: 'STATE_PERSISTENCE_FAILED',
+      message: 'The execution mapping could not be committed.',
+    });
+    const cancels = await eventually(
+      async () => (await upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask'),
+      (entries) => entries.length > 0,
+    );
+    expect(cancels.length).toBeGreaterThan(0);
+  });
+
+  it('marks the execution terminal when the client disconnects mid-run', async () => {
+    const gateway = await start();
+    const response = await postRun(gateway.url, runInput({ threadId: 'disconnect-1', text: 'slow' }), {
+      disconnectAfterEvents: 4,
+    });
+    const session = sessionOf(response.events);
+    const state = await eventually(
+      async () => readState('disconnect-1'),
+      (s) => s.terminalExecutionIds.includes(session.executionId),
+    );
+    expect(state.execution).toMatchObject({ taskId: null, lastTaskId: session.taskId });
+    expect(state.terminalExecutionIds).toContain(session.executionId);
+  });
+});
