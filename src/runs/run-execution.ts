@@ -16,6 +16,8 @@ import { buildUserParts } from './input/user-message-parts';
 import type { RunPersistence } from './run-persistence';
 import type { AdmittedRun } from './run-request';
 
+const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
+
 export interface RunExecutionDeps {
   readonly gateway: A2aGateway;
   readonly persistence: RunPersistence;
@@ -39,6 +41,7 @@ export class RunExecution {
   private framesSeen = 0;
   private terminalSent = false;
   private disconnected = false;
+  private cancelledByRequest = false;
 
   constructor(
     private readonly run: AdmittedRun,
@@ -49,6 +52,12 @@ export class RunExecution {
     );
     this.taskId = deps.persistence.taskId;
     this.sessionId = deps.persistence.sessionId;
+    // The cancel extension already cancelled the task and made the execution terminal: stop reading and
+    // end with RUN_ERROR CANCELLED now, rather than waiting for the upstream to report it.
+    deps.persistence.onCancelled(() => {
+      this.cancelledByRequest = true;
+      this.abort.abort();
+    });
   }
 
   /** True once the terminal event was produced: a later disconnect then cancels nothing. */
@@ -85,10 +94,10 @@ export class RunExecution {
         if (stop) break;
       }
       if (this.disconnected) return;
-      yield* await this.finish();
+      yield* await (this.cancelledByRequest ? this.fail(CANCELLED) : this.finish());
     } catch (error) {
       if (this.disconnected) return;
-      yield* await this.fail(error);
+      yield* await this.fail(this.cancelledByRequest ? CANCELLED : error);
     }
   }
 

@@ -12,6 +12,8 @@ export interface RunPersistence {
   recordSession(sessionId: string): Promise<void>;
   /** The run reached its end without a durable interrupt: the execution becomes terminal (best effort). */
   markTerminal(): Promise<void>;
+  /** Called when the cancel extension cancels this execution while the run streams. */
+  onCancelled(callback: () => void): void;
   /** Frees the thread's active-run slot. */
   release(): void;
 }

@@ -2,6 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 import type { ThreadState } from './thread-state';
 
+interface ActiveRun {
+  readonly runId: string;
+  cancel?: (executionId: string) => void;
+}
+
 /**
  * The in-memory side of thread state (reference §6.5, §6.7): a cache of loaded threads (load on demand,
  * nothing read at start), one async lock per thread so no two requests interleave their read-modify-write,
@@ -11,7 +16,7 @@ import type { ThreadState } from './thread-state';
 export class ThreadRegistry {
   private readonly cache = new Map<string, ThreadState>();
   private readonly tails = new Map<string, Promise<unknown>>();
-  private readonly activeRuns = new Map<string, string>();
+  private readonly activeRuns = new Map<string, ActiveRun>();
 
   constructor(@Inject(THREAD_STORE) private readonly store: ThreadStore) {}
 
@@ -49,11 +54,22 @@ export class ThreadRegistry {
   }
 
   claim(threadId: string, runId: string): void {
-    this.activeRuns.set(threadId, runId);
+    this.activeRuns.set(threadId, { runId });
+  }
+
+  /** The active run registers how to end itself when its execution is cancelled from outside. */
+  onCancel(threadId: string, runId: string, cancel: (executionId: string) => void): void {
+    const active = this.activeRuns.get(threadId);
+    if (active?.runId === runId) active.cancel = cancel;
+  }
+
+  /** Ends the thread's active run, if it belongs to that execution (the cancel extension, §7.1). */
+  cancelActiveRun(threadId: string, executionId: string): void {
+    this.activeRuns.get(threadId)?.cancel?.(executionId);
   }
 
   release(threadId: string, runId: string): void {
-    if (this.activeRuns.get(threadId) === runId) this.activeRuns.delete(threadId);
+    if (this.activeRuns.get(threadId)?.runId === runId) this.activeRuns.delete(threadId);
   }
 
   /** Number of runs holding a slot: what AgentCore's /ping reports as busy. */

@@ -58,6 +58,13 @@ export class ThreadRunState implements RunPersistence {
     }
   }
 
+  onCancelled(callback: () => void): void {
+    const ownExecution = this.state.execution.executionId;
+    this.registry.onCancel(this.state.threadId, this.runId, (executionId) => {
+      if (executionId === ownExecution) callback();
+    });
+  }
+
   release(): void {
     this.registry.release(this.state.threadId, this.runId);
   }

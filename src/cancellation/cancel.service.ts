@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import { ThreadRegistry } from '../threads/thread-registry';
+import type { ThreadState } from '../threads/thread-state';
+import type { CancelRequest } from './cancel-request';
+
+export type CancelOutcome = 'cancelled' | 'already_terminal';
+
+/**
+ * The cancel extension of reference §7.1, reading the thread from the store so it works after a restart.
+ * Better than the original: an upstream failure is 502 A2A_UNAVAILABLE and unreadable state 503 (never a
+ * bare 500), and an active run of the execution ends with RUN_ERROR CANCELLED at once.
+ */
+@Injectable()
+export class CancelService {
+  private readonly logger = new Logger(CancelService.name);
+
+  constructor(
+    private readonly registry: ThreadRegistry,
+    @Inject(A2A_GATEWAY) private readonly gateway: A2aGateway,
+  ) {}
+
+  cancel(request: CancelRequest): Promise<CancelOutcome> {
+    return this.registry.withLock(request.threadId, async () => {
+      const state = await this.registry.load(request.threadId);
+      if (!state) throw notFound();
+      const { execution } = state;
+      const isCurrent =
+        execution.executionId === request.executionId &&
+        !state.terminalExecutionIds.includes(execution.executionId);
+      if (!isCurrent) {
+        if (state.terminalExecutionIds.includes(request.executionId)) return 'already_terminal';
+        throw notFound();
+      }
+      if (execution.rosInvocationId !== request.rosInvocationId) throw notFound();
+      // Upstream first: if A2A cannot cancel, nothing changes here and the caller may retry.
+      if (execution.taskId) await this.gateway.cancelTask(execution.taskId);
+      await this.registry.commit(terminal(state));
+      this.registry.cancelActiveRun(request.threadId, execution.executionId);
+      this.logger.log({
+        msg: 'execution cancelled',
+        threadId: request.threadId,
+        executionId: request.executionId,
+        taskId: execution.taskId,
+      });
+      return 'cancelled';
+    });
+  }
+}
+
+function notFound(): AguiError {
+  return new AguiError(ErrorCode.EXECUTION_NOT_FOUND, 'executionNotFound');
+}
+
+/** Pending interrupts cleared, task unbound, execution listed as terminal (reference §7.1 step 4). */
+function terminal(state: ThreadState): ThreadState {
+  const { execution } = state;
+  return {
+    ...state,
+    execution: {
+      ...execution,
+      taskId: null,
+      lastTaskId: execution.taskId ?? execution.lastTaskId,
+      pending: {},
+    },
+    terminalExecutionIds: [...state.terminalExecutionIds, execution.executionId],
+  };
+}

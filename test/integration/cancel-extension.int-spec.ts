@@ -1,0 +1,262 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { startKernelUpstream } from '../support/start-kernel-upstream';
+import { runInput } from '../support/run-input';
+import { eventually, postRun, type SseResponse } from '../support/sse-client';
+
+type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
+type SessionValue = { executionId: string; taskId: string };
+
+const sessionOf = (events: BaseEvent[]): SessionValue | undefined =>
+  (
+    events.find((e) => (e as { name?: string }).name === 'iac-code.session.v1') as unknown as {
+      value: SessionValue;
+    }
+  )?.value;
+
+/** The cancel extension (reference §1.4, §7.1) with DESIGN's stricter error statuses. */
+describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
+  let upstream: Upstream;
+  let stateDir: string;
+  let gateways: RunningGateway[] = [];
+
+  const start = async () => {
+    const gateway = await startGateway({
+      IAC_CODE_AGUI_A2A_URL: upstream.url,
+      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+      IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '1',
+    });
+    gateways.push(gateway);
+    return gateway;
+  };
+  const cancel = (
+    gateway: RunningGateway,
+    executionId: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    fetch(`${gateway.url}extensions/iac-code/v1/executions/${encodeURIComponent(executionId)}/cancel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const cancelRequests = async () =>
+    (await upstream.requests())
+      .filter((entry) => entry.rpcMethod === 'CancelTask')
+      .map((entry) => (entry.body as { params: { id: string } }).params.id);
+
+  /** The execution and task bound on disk for a thread, once the run has persisted its task id (§6.6). */
+  const boundExecution = (threadId: string): SessionValue | undefined => {
+    try {
+      const { execution } = JSON.parse(
+        readFileSync(path.join(stateDir, 'threads', `${threadId}.json`), 'utf8'),
+      );
+      return execution.taskId ? { executionId: execution.executionId, taskId: execution.taskId } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** Starts a run that stays open and waits until its task is bound (persisted before it is announced). */
+  const startOpenRun = async (gateway: RunningGateway, threadId: string, script = 'silent') => {
+    const controller = new AbortController();
+    const response = postRun(gateway.url, runInput({ threadId, text: script }), {
+      signal: controller.signal,
+    });
+    const session = await eventually(
+      async () => boundExecution(threadId),
+      (bound) => bound !== undefined,
+    );
+    if (!session) throw new Error(`run on ${threadId} never bound a task`);
+    return { session, response, abort: () => controller.abort() };
+  };
+
+  beforeAll(async () => {
+    upstream = await startKernelUpstream();
+  });
+  beforeEach(() => {
+    stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-cancel-'));
+  });
+  afterEach(async () => {
+    await Promise.all(gateways.map((g) => g.close()));
+    gateways = [];
+  });
+  afterAll(() => upstream?.close());
+
+  it('cancels an active run: CancelTask upstream, 200 cancelled, and the stream ends with RUN_ERROR CANCELLED', async () => {
+    const gateway = await start();
+    const { session, response } = await startOpenRun(gateway, 'cancel-active');
+    const started = Date.now();
+    const answer = await cancel(gateway, session.executionId, {
+      threadId: 'cancel-active',
+      rosInvocationId: 'invocation-1',
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ executionId: session.executionId, status: 'cancelled' });
+    const run = await response;
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(run.events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'CANCELLED',
+      message: 'The execution was cancelled.',
+    });
+    expect(await cancelRequests()).toContain(session.taskId);
+    // The same execution again: it is terminal now.
+    const again = await cancel(gateway, session.executionId, {
+      threadId: 'cancel-active',
+      rosInvocationId: 'invocation-1',
+    });
+    expect(await again.json()).toEqual({ executionId: session.executionId, status: 'already_terminal' });
+  });
+
+  it.each([
+    { script: 'silent', status: 200 },
+    { script: 'hang-cancel', status: 502 },
+  ])(
+    'works after a restart from the persisted task binding ($script → $status)',
+    async ({ script, status }) => {
+      const threadId = `cancel-restart-${script}`;
+      const first = await start();
+      const { session, abort, response } = await startOpenRun(first, threadId, script);
+      // A crash leaves the live execution on disk: keep the file as it is now, stop the instance (whose
+      // disconnect handling would make the execution terminal), and put the crash-time file back.
+      const file = path.join(stateDir, 'threads', `${threadId}.json`);
+      const crashTimeState = readFileSync(file);
+      abort();
+      await response;
+      await eventually(async () => boundExecution(threadId), (bound) => bound === undefined);
+      await first.close();
+      writeFileSync(file, crashTimeState);
+      const second = await start();
+      const countCancels = async () => (await cancelRequests()).filter((id) => id === session.taskId).length;
+      const cancelsBefore = await countCancels();
+      const answer = await cancel(second, session.executionId, { threadId, rosInvocationId: 'invocation-1' });
+      expect(answer.status).toBe(status);
+      expect(await countCancels()).toBe(cancelsBefore + 1);
+      if (status === 200) {
+        expect(await answer.json()).toEqual({ executionId: session.executionId, status: 'cancelled' });
+        expect(boundExecution(threadId)).toBeUndefined();
+      } else {
+        // A kernel that never answers CancelTask: bounded, 502, and nothing changed so the caller can retry.
+        expect(await answer.json()).toEqual({
+          error: { code: 'A2A_UNAVAILABLE', message: 'The local A2A execution service is unavailable.' },
+        });
+        expect(boundExecution(threadId)).toEqual(session);
+      }
+    },
+  );
+
+  it.each([
+    {
+      name: 'an unknown thread',
+      executionId: 'nope',
+      body: { threadId: 'never-seen', rosInvocationId: 'invocation-1' },
+    },
+    {
+      name: 'an unknown execution',
+      executionId: 'nope',
+      body: { threadId: 'known-thread', rosInvocationId: 'invocation-1' },
+    },
+  ])('answers 404 EXECUTION_NOT_FOUND for $name', async ({ executionId, body }) => {
+    const gateway = await start();
+    await postRun(gateway.url, runInput({ threadId: 'known-thread' }));
+    const answer = await cancel(gateway, executionId, body);
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({
+      error: { code: 'EXECUTION_NOT_FOUND', message: 'The execution was not found.' },
+    });
+  });
+
+  it('answers 404 when the rosInvocationId is not the execution’s, and leaves the run alone', async () => {
+    const gateway = await start();
+    const { session, abort, response } = await startOpenRun(gateway, 'cancel-owner');
+    const answer = await cancel(gateway, session.executionId, {
+      threadId: 'cancel-owner',
+      rosInvocationId: 'someone-else',
+    });
+    expect(answer.status).toBe(404);
+    expect(await cancelRequests()).not.toContain(session.taskId);
+    abort();
+    await response;
+  });
+
+  it('answers already_terminal for an execution that finished', async () => {
+    const gateway = await start();
+    const run = await postRun(gateway.url, runInput({ threadId: 'finished-thread' }));
+    const session = sessionOf(run.events) as SessionValue;
+    const answer = await cancel(gateway, session.executionId, {
+      threadId: 'finished-thread',
+      rosInvocationId: 'invocation-1',
+    });
+    expect(await answer.json()).toEqual({ executionId: session.executionId, status: 'already_terminal' });
+  });
+
+  it('answers 503 STATE_UNAVAILABLE for an unreadable thread file', async () => {
+    const gateway = await start();
+    await postRun(gateway.url, runInput({ threadId: 'corrupt-thread' }));
+    await gateway.close();
+    writeFileSync(path.join(stateDir, 'threads', 'corrupt-thread.json'), '{');
+    const restarted = await start();
+    const answer = await cancel(restarted, 'x', {
+      threadId: 'corrupt-thread',
+      rosInvocationId: 'invocation-1',
+    });
+    expect(answer.status).toBe(503);
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('STATE_UNAVAILABLE');
+  });
+
+  it.each([
+    {
+      name: 'wrong media type',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Content-Type must be application/json.',
+    },
+    {
+      name: 'body over 64 KiB',
+      body: JSON.stringify({ threadId: 't', rosInvocationId: 'r', pad: 'x'.repeat(70 * 1024) }),
+      status: 413,
+      code: 'REQUEST_TOO_LARGE',
+      message: 'The cancel request body is too large.',
+    },
+    {
+      name: 'invalid JSON',
+      body: '{',
+      status: 400,
+      code: 'INVALID_JSON',
+      message: 'The cancel request body is not valid JSON.',
+    },
+    {
+      name: 'not an object',
+      body: '[]',
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'The cancel request must be a JSON object.',
+    },
+    {
+      name: 'missing rosInvocationId',
+      body: { threadId: 't' },
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'threadId and rosInvocationId are required.',
+    },
+    {
+      name: 'empty threadId',
+      body: { threadId: '', rosInvocationId: 'r' },
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'threadId and rosInvocationId are required.',
+    },
+  ])('answers $status $code for $name', async ({ headers, body, status, code, message }) => {
+    const gateway = await start();
+    const answer = await cancel(gateway, 'exec-1', body, headers);
+    expect(answer.status).toBe(status);
+    expect(await answer.json()).toEqual({ error: { code, message } });
+  });
+});
