@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream } from '../support/start-kernel-upstream';
 import { runInput } from '../support/run-input';
-import { eventually, postRun, type SseResponse } from '../support/sse-client';
+import { eventually, postRun } from '../support/sse-client';
 
 type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
 type SessionValue = { executionId: string; taskId: string };
