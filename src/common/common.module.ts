@@ -3,11 +3,17 @@ import { I18nModule } from '../i18n/i18n.module';
 import { CLOCK, SystemClock } from './clock';
 import { JsonEnvelopeFilter } from './filters/json-envelope.filter';
 import { SseRunErrorFilter } from './filters/sse-run-error.filter';
+import { ServiceLifecycle } from './service-lifecycle';
 
 /** Cross-cutting providers: the clock and the two error renderers (bound per controller, never globally). */
 @Module({
   imports: [I18nModule],
-  providers: [{ provide: CLOCK, useClass: SystemClock }, JsonEnvelopeFilter, SseRunErrorFilter],
-  exports: [CLOCK, JsonEnvelopeFilter, SseRunErrorFilter, I18nModule],
+  providers: [
+    { provide: CLOCK, useClass: SystemClock },
+    JsonEnvelopeFilter,
+    SseRunErrorFilter,
+    ServiceLifecycle,
+  ],
+  exports: [CLOCK, JsonEnvelopeFilter, SseRunErrorFilter, ServiceLifecycle, I18nModule],
 })
 export class CommonModule {}

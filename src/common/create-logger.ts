@@ -1,24 +1,13 @@
-import { ConsoleLogger, type LogLevel } from '@nestjs/common';
-
-const LEVELS: Record<string, LogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  verbose: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
+import pino, { type Logger } from 'pino';
+import { pinoOptions, type LogSettings } from '../logging/pino-options';
+import { isPrettyAvailable } from '../logging/pretty-available';
 
 /**
- * Nest's console logger in JSON mode (one object per line, for containers) or colourful for a terminal.
- * Level and format come from configuration, read before the Nest app exists.
+ * A pino logger for the time before the Nest app exists — a configuration error at boot — with the same
+ * level, format and redaction as the app's logger (src/logging). Without settings (the configuration
+ * itself failed) it logs JSON, or pretty lines on a terminal.
  */
-export function createLogger(options: { level?: string; format?: 'json' | 'pretty' } = {}): ConsoleLogger {
-  const format = options.format ?? (process.stdout.isTTY ? 'pretty' : 'json');
-  return new ConsoleLogger({
-    json: format === 'json',
-    colors: format === 'pretty',
-    logLevels: LEVELS[options.level ?? 'info'],
-  });
+export function createLogger(settings?: LogSettings): Logger {
+  const effective = settings ?? { level: 'info', format: process.stdout.isTTY ? 'pretty' : 'json' };
+  return pino(pinoOptions(effective, isPrettyAvailable()));
 }

@@ -1,19 +1,22 @@
-import { Controller, Get, Inject, UseFilters } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { A2aHealthIndicator } from '../a2a/a2a.health';
 import { A2A_UPSTREAM, type UpstreamDescriptor } from '../a2a/upstream';
-import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { SERVICE_IDENTITY, type ServiceIdentity } from './service-identity';
 import { ThreadStoreHealthIndicator } from '../threads/thread-store.health';
+import { LifecycleHealthIndicator } from './lifecycle.health';
 
-/** Open routes (no guard): liveness with the iac-code fields, readiness, and AgentCore's ping. */
+/**
+ * Open routes (no guard): liveness with the iac-code fields, readiness, and AgentCore's ping. No error
+ * filter: readiness answers Terminus's own 503 body, which probes and operators read.
+ */
 @Controller()
-@UseFilters(JsonEnvelopeFilter)
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly a2a: A2aHealthIndicator,
     private readonly threadStore: ThreadStoreHealthIndicator,
+    private readonly lifecycle: LifecycleHealthIndicator,
     @Inject(A2A_UPSTREAM) private readonly upstream: UpstreamDescriptor,
     @Inject(SERVICE_IDENTITY) private readonly identity: ServiceIdentity,
   ) {}
@@ -35,6 +38,7 @@ export class HealthController {
   @HealthCheck()
   readiness() {
     return this.health.check([
+      () => this.lifecycle.isHealthy('lifecycle'),
       () => this.a2a.isHealthy('a2a'),
       () => this.threadStore.isHealthy('threadStore'),
     ]);

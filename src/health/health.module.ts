@@ -4,11 +4,12 @@ import { A2aModule } from '../a2a/a2a.module';
 import { CommonModule } from '../common/common.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { HealthController } from './health.controller';
+import { LifecycleHealthIndicator } from './lifecycle.health';
 import { SERVICE_IDENTITY, readServiceIdentity } from './service-identity';
 
 @Module({
   imports: [TerminusModule, CommonModule, A2aModule, ThreadsModule],
   controllers: [HealthController],
-  providers: [{ provide: SERVICE_IDENTITY, useFactory: readServiceIdentity }],
+  providers: [LifecycleHealthIndicator, { provide: SERVICE_IDENTITY, useFactory: readServiceIdentity }],
 })
 export class HealthModule {}

@@ -60,6 +60,17 @@ export class RunExecution {
     });
   }
 
+  /**
+   * The service is shutting down and the drain time is over: cancel the A2A task and end the run with
+   * RUN_ERROR CANCELLED (a run parked at a durable interrupt is not active, so it is never here).
+   */
+  shutdown(): void {
+    if (this.terminalSent || this.disconnected || this.cancelledByRequest) return;
+    this.cancelledByRequest = true;
+    if (this.taskId) this.cancelUpstream(this.taskId);
+    else this.abort.abort();
+  }
+
   /** True once the terminal event was produced: a later disconnect then cancels nothing. */
   get hasEnded(): boolean {
     return this.terminalSent;

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { BaseEvent } from '@ag-ui/core';
 import { Observable } from 'rxjs';
 import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
 import { AguiError } from '../common/agui-error';
 import { CLOCK, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
+import { ServiceLifecycle } from '../common/service-lifecycle';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MessageCatalogue } from '../i18n/message-catalogue';
 import { ThreadAdmissionService } from '../threads/thread-admission.service';
@@ -19,8 +20,10 @@ import type { AdmittedRun, RunRequest } from './run-request';
  * steps live in input/, threads/, events/ and RunExecution (STYLE §2.9).
  */
 @Injectable()
-export class RunService {
+export class RunService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(RunService.name);
+  /** Runs whose stream is open, each with a promise that settles when its stream ends. */
+  private readonly openRuns = new Map<RunExecution, Promise<void>>();
 
   constructor(
     @Inject(A2A_GATEWAY) private readonly gateway: A2aGateway,
@@ -29,10 +32,12 @@ export class RunService {
     private readonly catalogue: MessageCatalogue,
     private readonly admission: ThreadAdmissionService,
     private readonly registry: ThreadRegistry,
+    private readonly lifecycle: ServiceLifecycle,
   ) {}
 
   /** Everything that can refuse a run before the response starts (reference §6.5), persisted before it starts. */
   async admit(request: RunRequest): Promise<AdmittedRun> {
+    if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
     const { input, props } = request;
     const cwd = await resolveCwd(
       props.cwd,
@@ -81,6 +86,8 @@ export class RunService {
         logger: this.logger,
       });
       const iterator = execution.events();
+      let settle!: () => void;
+      this.openRuns.set(execution, new Promise<void>((resolve) => (settle = resolve)));
       const pump = async () => {
         try {
           for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
@@ -92,11 +99,38 @@ export class RunService {
           subscriber.error(error);
         } finally {
           run.persistence.release();
+          this.openRuns.delete(execution);
+          settle();
         }
       };
       void pump();
       return () => execution.disconnect();
     });
+  }
+
+  /**
+   * Graceful shutdown (Nest calls this before closing connections): refuse new runs, let open runs finish
+   * for up to IAC_CODE_AGUI_DRAIN_SECONDS, then cancel the rest (A2A task cancelled, RUN_ERROR CANCELLED).
+   * Runs parked at a durable interrupt hold no stream, so they are untouched and resumable after a restart.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.lifecycle.startDraining();
+    if (this.openRuns.size === 0) return;
+    this.logger.log({
+      msg: 'draining open runs',
+      openRuns: this.openRuns.size,
+      drainMs: this.config.drainMs,
+    });
+    const allEnded = () => Promise.all([...this.openRuns.values()]).then(() => true);
+    const isDrained = await Promise.race([allEnded(), delay(this.config.drainMs).then(() => false)]);
+    if (isDrained) return;
+    this.logger.warn({
+      msg: 'drain time is over: cancelling the remaining runs',
+      openRuns: this.openRuns.size,
+    });
+    for (const execution of this.openRuns.keys()) execution.shutdown();
+    // Ending a run is quick once its upstream read is aborted; bound it anyway so shutdown never hangs.
+    await Promise.race([allEnded(), delay(2000)]);
   }
 
   /** Seed expiry (DESIGN): the turn that replaced an expired interrupt cancels its A2A task, best effort. */
@@ -110,4 +144,8 @@ export class RunService {
       }),
     );
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
