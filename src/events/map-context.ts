@@ -1,5 +1,8 @@
 import type { TokenUsage } from '@ag-ui/core';
+import type { PipelineDeduper } from './pipeline-deduper';
+import type { PipelineSteps } from './pipeline-steps';
 import type { SpanTracker } from './span-tracker';
+import type { TextSnapshots } from './text-snapshots';
 
 /** What one run's mapping remembers between frames, besides its open spans. */
 export interface RunMappingState {
@@ -9,6 +12,17 @@ export interface RunMappingState {
   readonly toolResultIds: Set<string>;
   /** Usage records in arrival order, aggregated at the end of the run (reference §4.7). */
   readonly usageRecords: TokenUsage[];
+  /** Delivered-text digests for cumulative-replay stripping across resumes (reference §4.3). */
+  readonly textSnapshots: TextSnapshots;
+  /** Pipeline envelope state (reference §4.5, §4.6). */
+  readonly pipeline: PipelineMappingState;
+}
+
+export interface PipelineMappingState {
+  /** Names Pipeline text streams and the recovery snapshot; `pipeline-<threadId>` until a snapshot names it. */
+  pipelineRunId: string;
+  readonly deduper: PipelineDeduper;
+  readonly steps: PipelineSteps;
 }
 
 /** Everything a `map…` step needs for one frame. Built by `A2aEventMapper.map` per frame. */

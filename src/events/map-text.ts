@@ -22,18 +22,40 @@ export function mapStatusText(frame: UnwrappedFrame, ctx: MapContext): BaseEvent
   }
   if (text.length === 0) return [];
   if (isAssistantFinal(frame.iacCode) && ctx.state.hasEmittedText) return [];
-  return mapText(text, messageId, ctx);
+  return mapStatusTextStrippingReplay(text, messageId, ctx);
+}
+
+/**
+ * Cumulative-replay stripping (reference §4.3): the first time a message id is seen in the run, the prefix
+ * already delivered before an interrupt (its digest is in `textSnapshotDigests`) is cut off. The message's
+ * snapshot restarts from the whole replayed text, so the next digest covers everything the client has.
+ */
+function mapStatusTextStrippingReplay(
+  text: string,
+  messageId: string | undefined,
+  ctx: MapContext,
+): BaseEvent[] {
+  const snapshots = ctx.state.textSnapshots;
+  const replayKey = messageId ?? ctx.spans.currentMessageId;
+  if (replayKey === undefined || !snapshots.claimFirstSight(replayKey)) return mapText(text, messageId, ctx);
+  const prefixLength = snapshots.replayedPrefixLength(text);
+  if (prefixLength === 0) return mapText(text, messageId, ctx);
+  snapshots.replace(replayKey, text);
+  if (prefixLength === text.length) return [];
+  return mapText(text.slice(prefixLength), messageId, ctx, false, false);
 }
 
 /**
  * Emits `text` as content of `messageId` (else the current message, else a fresh `assistant-<hex>`).
- * Open reasoning closes first; a different message closes the current one unless `allowParallel`.
+ * Open reasoning closes first; a different message closes the current one unless `allowParallel`. The text
+ * is added to the message's replay snapshot unless `recordSnapshot` is false.
  */
 export function mapText(
   text: string,
   messageId: string | undefined,
   ctx: MapContext,
   allowParallel = false,
+  recordSnapshot = true,
 ): BaseEvent[] {
   const events = ctx.spans.closeReasoning(ctx.now);
   const resolvedId = messageId ?? ctx.spans.currentMessageId ?? `assistant-${ctx.newId()}`;
@@ -45,6 +67,7 @@ export function mapText(
     timestamp: ctx.now,
   };
   events.push(content);
+  if (recordSnapshot) ctx.state.textSnapshots.record(resolvedId, text);
   ctx.state.hasEmittedText = true;
   return events;
 }

@@ -21,6 +21,10 @@ export function mapTool(tool: unknown, ctx: MapContext): BaseEvent[] {
   if (!isWireObject(tool)) return [];
   const status = typeof tool.status === 'string' ? tool.status : '';
   const toolCallId = nonEmptyString(tool.toolUseId) ?? `tool-${ctx.newId()}`;
+  // A tool starting ends the text it follows, for replay purposes: digest it now (reference §4.3, §4.4).
+  if ((status === 'started' || status === 'input_complete') && ctx.spans.currentMessageId !== undefined) {
+    ctx.state.textSnapshots.finalise(ctx.spans.currentMessageId);
+  }
   switch (status) {
     case 'started':
       return ctx.spans.openTool(toolCallId, toolNameOf(tool), ctx.now);

@@ -1,6 +1,7 @@
 import {
   EventType,
   type CustomEvent,
+  type Interrupt,
   type RunErrorEvent,
   type RunFinishedEvent,
   type RunStartedEvent,
@@ -44,6 +45,23 @@ export function runFinished(
     threadId: run.threadId,
     runId: run.runId,
     outcome: { type: 'success' },
+    ...ifDefined('usage', usage),
+    timestamp: now,
+  };
+}
+
+/** RUN_FINISHED ending at human input (reference §5.1): every pending interrupt, at least one. */
+export function runFinishedWithInterrupts(
+  run: RunIdentity,
+  interrupts: Interrupt[],
+  usage: TokenUsage[] | undefined,
+  now: number,
+): RunFinishedEvent {
+  return {
+    type: EventType.RUN_FINISHED,
+    threadId: run.threadId,
+    runId: run.runId,
+    outcome: { type: 'interrupt', interrupts },
     ...ifDefined('usage', usage),
     timestamp: now,
   };

@@ -27,6 +27,9 @@ export class SpanTracker {
   private readonly runSteps = new Map<string, string>();
   private current: string | undefined;
 
+  /** `onTextClose` hears every message that ends, before its END event (the replay digest, reference §4.3). */
+  constructor(private readonly onTextClose?: (messageId: string) => void) {}
+
   /** The text message new text continues and new tool calls hang under (`parentMessageId`). */
   get currentMessageId(): string | undefined {
     return this.current;
@@ -67,6 +70,7 @@ export class SpanTracker {
 
   closeText(messageId: string, now: number): BaseEvent[] {
     if (!this.openMessages.delete(messageId)) return [];
+    this.onTextClose?.(messageId);
     // Like the original, the current message falls back to another open one (oldest first).
     if (this.current === messageId) this.current = this.openMessages.values().next().value;
     const end: TextMessageEndEvent = { type: EventType.TEXT_MESSAGE_END, messageId, timestamp: now };

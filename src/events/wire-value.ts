@@ -20,3 +20,11 @@ export function nonEmptyString(value: unknown): string | undefined {
 export function ifDefined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }
+
+/**
+ * The value when it is an integer, also written as an integral float (`8.0` through protobuf Struct);
+ * booleans, fractions and non-numbers → undefined (the original's `_integer`).
+ */
+export function wireInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+}
