@@ -1,0 +1,31 @@
+import type { ResumeEntry } from '@ag-ui/core';
+import { ErrorCode } from '../common/error-code';
+import type { MessageKey } from '../i18n/message-key';
+import type { AppliedResumeDigest } from '../threads/thread-state';
+import { appliedDigestsFor, digestOfEntry } from './applied-digests';
+
+export interface LostExecutionRefusal {
+  code: ErrorCode.RESUME_ALREADY_APPLIED | ErrorCode.EXECUTION_LOST;
+  messageKey: MessageKey;
+}
+
+/**
+ * Reference §5.4 step 1, for a resume that finds no bound task or nothing pending (before any A2A call):
+ * when every entry repeats the answer recorded for this execution, the client is retrying an accepted
+ * resume → RESUME_ALREADY_APPLIED, and nothing runs again; otherwise the task is gone → EXECUTION_LOST.
+ * An empty `resume` is never a replay.
+ */
+export function planLostExecution(args: {
+  appliedDigests: readonly AppliedResumeDigest[];
+  executionId: string;
+  resume: readonly ResumeEntry[];
+  answerDigests: ReadonlyMap<string, string>;
+}): LostExecutionRefusal {
+  const applied = appliedDigestsFor(args.appliedDigests, args.executionId);
+  const isReplay =
+    args.resume.length > 0 &&
+    args.resume.every((entry) => applied.get(entry.interruptId) === digestOfEntry(entry, args.answerDigests));
+  return isReplay
+    ? { code: ErrorCode.RESUME_ALREADY_APPLIED, messageKey: 'responseAlreadyApplied' }
+    : { code: ErrorCode.EXECUTION_LOST, messageKey: 'taskToResumeUnavailable' };
+}

@@ -1,0 +1,40 @@
+import { canonicalDigestOfValue } from '../threads/canonical-digest';
+import { parsePythonJson } from '../threads/parse-python-json';
+import { PythonNumber, type PythonJsonValue } from '../threads/python-json-value';
+
+/**
+ * Digest of one answer, `canonical_digest({"status": status, "payload": payload})` (reference §5.6, §6.4).
+ * A missing payload is hashed as `null`: Python's ResumeEntry model reads an absent `payload` as None, and
+ * `json.dumps` writes None as null — so `{status}` and `{status, payload: null}` are the same answer.
+ */
+export function answerDigestOf(status: string, payload: PythonJsonValue | undefined): string {
+  return canonicalDigestOfValue({ status, payload: payload ?? null });
+}
+
+/**
+ * interruptId → answer digest for every `resume[]` entry of the raw request body, parsed as Python parsed
+ * it so a client's `1.0` is hashed as `1.0` and digests match state files written by the original.
+ * Entries without a string `interruptId` are skipped (the envelope DTO refuses them before this runs). An
+ * id given twice maps to its digest when both occurrences agree and to `''` — which equals no recorded
+ * digest — when they differ, so "every entry equals its applied digest" (§5.4 step 1) reads the same as
+ * in the original, which compared each entry.
+ */
+export function answerDigests(rawBody: string): Map<string, string> {
+  const digests = new Map<string, string>();
+  const body = parsePythonJson(rawBody);
+  if (!isRecord(body) || !Array.isArray(body.resume)) return digests;
+  for (const entry of body.resume) {
+    if (!isRecord(entry) || typeof entry.interruptId !== 'string') continue;
+    const status = typeof entry.status === 'string' ? entry.status : String(entry.status);
+    const digest = answerDigestOf(status, entry.payload);
+    const previous = digests.get(entry.interruptId);
+    digests.set(entry.interruptId, previous === undefined || previous === digest ? digest : '');
+  }
+  return digests;
+}
+
+function isRecord(value: PythonJsonValue): value is { [key: string]: PythonJsonValue } {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PythonNumber)
+  );
+}
