@@ -1,0 +1,89 @@
+# syntax=docker/dockerfile:1.7
+#
+# agui-a2a-gateway images (issue #7). Two targets:
+#   gateway    Node only. On Kubernetes the iac-code A2A kernel runs next to it as a sidecar (helm/).
+#   agentcore  gateway + the iac-code kernel (Python), so IAC_CODE_AGUI_UPSTREAM=auto finds `iac-code` on PATH
+#              and runs the managed child inside the single container Amazon Bedrock AgentCore allows.
+#
+#   docker buildx build --platform linux/arm64,linux/amd64 --target gateway   -t <registry>/agui-a2a-gateway:<v> --push .
+#   docker buildx build --platform linux/arm64             --target agentcore -t <registry>/agui-a2a-gateway:<v>-agentcore --push .
+#
+# The Node version is the one the tests run on (the `node` devDependency in package.json); test/deploy checks that
+# they stay equal. Pin a digest too (node:<version>-bookworm-slim@sha256:…) where your registry policy asks for it.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+ARG IAC_CODE_VERSION=0.16.0
+
+# ---- build: TypeScript → dist/. JavaScript output does not depend on the CPU, so it runs on the builder's own
+# platform (no emulation) and its dev dependencies never reach a final image.
+FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# --ignore-scripts: the `node` devDependency would otherwise download a second Node binary; the image's own Node 24 builds.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+RUN npm run build
+
+# ---- prod-deps: production dependencies for the TARGET platform. sharp's native binary is an optional
+# dependency per platform (@img/sharp-linux-arm64, @img/sharp-linux-x64): npm picks it from --os/--cpu/--libc,
+# so this cross-installs on the builder's platform without emulation and still gets the right binary.
+FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS prod-deps
+ARG TARGETARCH
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN case "$TARGETARCH" in \
+      amd64) npm_cpu=x64 ;; \
+      arm64) npm_cpu=arm64 ;; \
+      *) echo "unsupported TARGETARCH: $TARGETARCH" >&2; exit 1 ;; \
+    esac \
+ && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --os=linux --cpu="$npm_cpu" --libc=glibc \
+ && npm cache clean --force
+
+# ---- gateway: the runtime image.
+FROM ${NODE_IMAGE} AS gateway
+# tini as PID 1: forwards SIGTERM to Node (graceful drain) and reaps the managed child's zombies.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    IAC_CODE_AGUI_HOST=0.0.0.0 \
+    IAC_CODE_AGUI_PORT=8080 \
+    IAC_CODE_AGUI_STATE_DIR=/var/lib/agui \
+    IAC_CODE_AGUI_ALLOWED_CWDS=/workspace:/tmp
+WORKDIR /app
+# Owned by root and read-only for the runtime user: the app cannot rewrite its own code.
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY package.json ./
+# The `node` user of the base image, by number, so Kubernetes' runAsNonRoot can verify it.
+RUN mkdir -p /var/lib/agui /workspace && chown 1000:1000 /var/lib/agui /workspace && chmod 0700 /var/lib/agui
+VOLUME ["/var/lib/agui"]
+USER 1000:1000
+EXPOSE 8080
+# Node itself checks /ping (AgentCore's health route): the slim image has no curl.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.IAC_CODE_AGUI_PORT||8080)+'/ping').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/main.js"]
+
+# ---- iac-code-kernel: the Python kernel in a virtual environment, built for the target platform (its wheels
+# are native: cryptography, tiktoken, tree-sitter). Needs a reachable Python package index at build time.
+FROM ${NODE_IMAGE} AS iac-code-kernel
+ARG IAC_CODE_VERSION
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 python3-venv \
+ && rm -rf /var/lib/apt/lists/*
+# The `a2a` extra brings the kernel's A2A HTTP server (`iac-code a2a`); the gateway replaces the `agui` extra.
+RUN python3 -m venv /opt/iac-code \
+ && /opt/iac-code/bin/pip install --no-cache-dir "iac-code[a2a]==${IAC_CODE_VERSION}"
+
+# ---- agentcore: gateway + kernel, one container listening on 0.0.0.0:8080 (AgentCore's contract).
+FROM gateway AS agentcore
+USER root
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=iac-code-kernel /opt/iac-code /opt/iac-code
+ENV PATH=/opt/iac-code/bin:$PATH \
+    IAC_CODE_AGUI_UPSTREAM=auto
+USER 1000:1000
