@@ -33,6 +33,16 @@ export interface A2aGateway {
   getTask(taskId: string, historyLength?: number): Promise<A2aFrame>;
   /** `SubscribeToTask`; the first frame is the current task snapshot. */
   subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame>;
+  /** Non-streaming `SendMessage` (sideband permission answers, reference §5.6); resolves with `{task}` or `{message}`. */
+  sendMessage(message: A2aOutgoingMessage): Promise<A2aFrame>;
+  /**
+   * `POST <a2a>/iac-code/session/ensure-restored` before a resume (reference §3.1, §5.4 step 2): true when
+   * the session is current or was restored, false when the kernel cannot restore it (404). A backup still
+   * syncing rejects with AguiError SESSION_BACKUP_NOT_READY.
+   */
+  ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }): Promise<boolean>;
+  /** `GET <a2a>/iac-code/pipeline/state` (reference §4.6); undefined when the task has no Pipeline (404). */
+  getPipelineState(taskId: string, afterSequence: number): Promise<Record<string, unknown> | undefined>;
   /** Resolves when the upstream answers its agent card; used by /health/ready. */
   checkReady(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import {
   CancelTaskRequest,
   GetTaskRequest,
   SendMessageRequest,
+  Message,
   StreamResponse,
   SubscribeToTaskRequest,
   Task,
@@ -95,6 +96,46 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     return { task: Task.toJSON(task) };
   }
 
+  async sendMessage(message: A2aOutgoingMessage): Promise<A2aFrame> {
+    const client = await this.client();
+    const request = SendMessageRequest.fromJSON({
+      message,
+      configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
+    });
+    const result = await client.sendMessage(request);
+    return 'status' in result ? { task: Task.toJSON(result) } : { message: Message.toJSON(result) };
+  }
+
+  async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }): Promise<boolean> {
+    const response = await this.upstreamFetch.fetch(`${this.baseUrl}iac-code/session/ensure-restored`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    if (response.status === 404) return false;
+    const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+    if (isSessionBackupNotReady(body)) {
+      throw new AguiError(ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady');
+    }
+    if (response.ok && (body?.status === 'current' || body?.status === 'restored')) return true;
+    throw new Error(`ensure-restored answered HTTP ${response.status}`);
+  }
+
+  async getPipelineState(
+    taskId: string,
+    afterSequence: number,
+  ): Promise<Record<string, unknown> | undefined> {
+    const query = new URLSearchParams({ taskId, afterSequence: String(afterSequence) });
+    const response = await this.upstreamFetch.fetch(`${this.baseUrl}iac-code/pipeline/state?${query}`);
+    if (response.status === 404) return undefined;
+    if (!response.ok) throw new Error(`pipeline state answered HTTP ${response.status}`);
+    const body: unknown = await response.json();
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new Error('pipeline state is not a JSON object');
+    }
+    return body as Record<string, unknown>;
+  }
+
   async checkReady(): Promise<void> {
     await this.resolver.resolve(this.baseUrl);
   }
@@ -133,4 +174,15 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * The kernel's retryable "backup still syncing" answer (iac-code-kernel-wire.md "Extension routes"), as an
+ * ensure-restored body `{error: {code, retryable}}` or as JSON-RPC error data `{code, retryable}`.
+ */
+export function isSessionBackupNotReady(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const candidate = (record.error ?? record) as Record<string, unknown>;
+  return candidate?.code === 'SESSION_BACKUP_NOT_READY' && candidate.retryable === true;
 }

@@ -1,15 +1,15 @@
+import type { ThreadState } from '../threads/thread-state';
+
 /**
- * What a run must make durable while it streams (reference §6.6 "persist before announcing"). RunExecution
- * awaits these before it emits the events that reveal the value; a rejection ends the run with
+ * What a run makes durable while it streams (reference §6.6 "persist before announcing"). The run awaits
+ * a write before it emits the events that reveal its value; a rejection ends the run with
  * STATE_PERSISTENCE_FAILED and the A2A task cancelled.
  */
 export interface RunPersistence {
-  /** The A2A task id the run's execution is bound to, if any (a resume starts with one). */
-  readonly taskId: string | undefined;
-  /** The thread's iac-code session id, if known (stable per A2A context). */
-  readonly sessionId: string | undefined;
-  recordTask(taskId: string): Promise<void>;
-  recordSession(sessionId: string): Promise<void>;
+  /** The thread as last written by (or for) this run. */
+  readonly state: ThreadState;
+  /** Applies `change` to the current thread state under the thread's lock and persists it. */
+  write(change: (state: ThreadState) => ThreadState): Promise<void>;
   /** The run reached its end without a durable interrupt: the execution becomes terminal (best effort). */
   markTerminal(): Promise<void>;
   /** Called when the cancel extension cancels this execution while the run streams. */

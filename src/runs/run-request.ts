@@ -19,6 +19,8 @@ export interface RunRequest {
 export interface AdmittedRun {
   readonly input: RunAgentInput;
   readonly props: IacCodeProps;
+  /** The body exactly as received: resume answers are digested from it as Python parsed it (§6.4). */
+  readonly rawBody: string;
   readonly language: Language;
   readonly threadId: string;
   readonly runId: string;

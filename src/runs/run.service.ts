@@ -8,6 +8,7 @@ import { ErrorCode } from '../common/error-code';
 import { ServiceLifecycle } from '../common/service-lifecycle';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MessageCatalogue } from '../i18n/message-catalogue';
+import { ResponseValidator } from '../interrupts/response-validator';
 import { ThreadAdmissionService } from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
@@ -33,6 +34,7 @@ export class RunService implements BeforeApplicationShutdown {
     private readonly admission: ThreadAdmissionService,
     private readonly registry: ThreadRegistry,
     private readonly lifecycle: ServiceLifecycle,
+    private readonly validator: ResponseValidator,
   ) {}
 
   /** Everything that can refuse a run before the response starts (reference §6.5), persisted before it starts. */
@@ -64,6 +66,7 @@ export class RunService implements BeforeApplicationShutdown {
     return {
       input,
       props,
+      rawBody: request.rawBody,
       language: request.language,
       threadId: input.threadId,
       runId: input.runId,
@@ -84,6 +87,8 @@ export class RunService implements BeforeApplicationShutdown {
         clock: this.clock,
         catalogue: this.catalogue,
         logger: this.logger,
+        validate: (schema, payload) => this.validator.validate(schema, payload),
+        interruptTtlSeconds: this.config.interruptTtlSeconds,
       });
       const iterator = execution.events();
       let settle!: () => void;
@@ -91,8 +96,9 @@ export class RunService implements BeforeApplicationShutdown {
       const pump = async () => {
         try {
           for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-            if (subscriber.closed) break;
-            subscriber.next(next.value);
+            // A client that left early still lets the run read on until the task id is known (to cancel it).
+            if (subscriber.closed && !execution.isReadingToCancel) break;
+            if (!subscriber.closed) subscriber.next(next.value);
           }
           subscriber.complete();
         } catch (error) {

@@ -17,6 +17,7 @@ export class ThreadRegistry {
   private readonly cache = new Map<string, ThreadState>();
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly activeRuns = new Map<string, ActiveRun>();
+  private readonly commitListeners: ((state: ThreadState) => void)[] = [];
 
   constructor(@Inject(THREAD_STORE) private readonly store: ThreadStore) {}
 
@@ -39,7 +40,10 @@ export class ThreadRegistry {
     const cached = this.cache.get(threadId);
     if (cached) return cached;
     const loaded = await this.store.load(threadId);
-    if (loaded) this.cache.set(threadId, loaded);
+    if (loaded) {
+      this.cache.set(threadId, loaded);
+      for (const listener of this.commitListeners) listener(loaded);
+    }
     return loaded;
   }
 
@@ -47,6 +51,12 @@ export class ThreadRegistry {
   async commit(state: ThreadState): Promise<void> {
     await this.store.save(state);
     this.cache.set(state.threadId, state);
+    for (const listener of this.commitListeners) listener(state);
+  }
+
+  /** Called after every durable write (and after a load), e.g. to arm the interrupt expiry timer. */
+  onCommit(listener: (state: ThreadState) => void): void {
+    this.commitListeners.push(listener);
   }
 
   isBusy(threadId: string): boolean {

@@ -11,7 +11,7 @@ import type { ThreadExecution, ThreadState } from './thread-state';
  * replaced meanwhile (a cancel made it terminal), the write is refused.
  */
 export class ThreadRunState implements RunPersistence {
-  private state: ThreadState;
+  private current: ThreadState;
 
   constructor(
     private readonly registry: ThreadRegistry,
@@ -19,28 +19,16 @@ export class ThreadRunState implements RunPersistence {
     private readonly runId: string,
     private readonly logger: Logger,
   ) {
-    this.state = admitted;
+    this.current = admitted;
   }
 
-  get taskId(): string | undefined {
-    return this.state.execution.taskId ?? undefined;
-  }
-
-  get sessionId(): string | undefined {
-    return this.state.iacCodeSessionId ?? undefined;
-  }
-
-  recordTask(taskId: string): Promise<void> {
-    return this.update((state) => ({ ...state, execution: { ...state.execution, taskId } }));
-  }
-
-  recordSession(sessionId: string): Promise<void> {
-    return this.update((state) => ({ ...state, iacCodeSessionId: sessionId }));
+  get state(): ThreadState {
+    return this.current;
   }
 
   async markTerminal(): Promise<void> {
     try {
-      await this.update((state) => ({
+      await this.write((state) => ({
         ...state,
         execution: terminalExecution(state.execution),
         terminalExecutionIds: state.terminalExecutionIds.includes(state.execution.executionId)
@@ -51,34 +39,34 @@ export class ThreadRunState implements RunPersistence {
       // Best effort (reference §6.6): the run already ended; a later turn rotates the execution anyway.
       this.logger.warn({
         msg: 'could not mark the execution terminal',
-        threadId: this.state.threadId,
-        executionId: this.state.execution.executionId,
+        threadId: this.current.threadId,
+        executionId: this.current.execution.executionId,
         error: error instanceof Error ? error.message : String(error),
       });
     }
   }
 
   onCancelled(callback: () => void): void {
-    const ownExecution = this.state.execution.executionId;
-    this.registry.onCancel(this.state.threadId, this.runId, (executionId) => {
+    const ownExecution = this.current.execution.executionId;
+    this.registry.onCancel(this.current.threadId, this.runId, (executionId) => {
       if (executionId === ownExecution) callback();
     });
   }
 
   release(): void {
-    this.registry.release(this.state.threadId, this.runId);
+    this.registry.release(this.current.threadId, this.runId);
   }
 
-  private update(change: (state: ThreadState) => ThreadState): Promise<void> {
-    const { threadId, execution } = this.state;
+  write(change: (state: ThreadState) => ThreadState): Promise<void> {
+    const { threadId, execution } = this.current;
     return this.registry.withLock(threadId, async () => {
-      const current = (await this.registry.load(threadId)) ?? this.state;
-      if (current.execution.executionId !== execution.executionId) {
+      const loaded = (await this.registry.load(threadId)) ?? this.current;
+      if (loaded.execution.executionId !== execution.executionId) {
         throw new AguiError(ErrorCode.STATE_PERSISTENCE_FAILED, 'executionMappingNotCommitted');
       }
-      const next = change(current);
+      const next = change(loaded);
       await this.registry.commit(next);
-      this.state = next;
+      this.current = next;
     });
   }
 }

@@ -1,0 +1,123 @@
+import type { BaseEvent } from '@ag-ui/core';
+import type { A2aFrame } from '../a2a/a2a-gateway';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import { runFinishedWithInterrupts } from '../events/run-events';
+import { isStopState } from '../events/run-outcome';
+import { unwrapFrame, type UnwrappedFrame } from '../events/unwrap-frame';
+import { interruptsOfPending } from '../interrupts/build-interrupt';
+import { interruptExpiresAt } from './interrupt-ttl';
+import { mergePending } from '../interrupts/merge-pending';
+import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { RunContext } from './run-context';
+
+/** How a stream of A2A frames ended for the run. */
+export type StreamEnd =
+  /** An unanswered input arrived: RUN_FINISHED(interrupt) was emitted, the run is over. */
+  | { readonly kind: 'interrupted' }
+  /** A state that ends the reading (terminal, or input-required): the run decides its outcome. */
+  | { readonly kind: 'stopped'; readonly isEndOfTurn: boolean }
+  /** The stream closed without such a state (A2A 1.0 has no `final`: closing is the only signal). */
+  | { readonly kind: 'eof'; readonly frames: number };
+
+export interface ConsumeOptions {
+  /**
+   * A continuation stream opens with the task as stored, still INPUT_REQUIRED with the old question
+   * (a2a-js-sdk.md §2.4): that first `task` frame is skipped, never taken as a new wait or an end.
+   */
+  readonly skipStaleSnapshot?: boolean;
+  /** Runs once, on the first frame: A2A accepted what was sent, so the caller commits answers then. */
+  readonly onAccepted?: () => Promise<void>;
+}
+
+/**
+ * Consumes one A2A stream (reference §4.8 step 4): identity checks and persistence first, then the session
+ * event, then the mapped events; an unanswered required input commits an interrupt and ends the run.
+ */
+export async function* consumeFrames(
+  ctx: RunContext,
+  frames: AsyncIterable<A2aFrame>,
+  options: ConsumeOptions = {},
+): AsyncGenerator<BaseEvent, StreamEnd> {
+  let count = 0;
+  let sawAssistantFinal = false;
+  for await (const frame of frames) {
+    count += 1;
+    const unwrapped = unwrapFrame(frame);
+    if (count === 1 && options.onAccepted) await options.onAccepted();
+    if (count === 1 && options.skipStaleSnapshot && unwrapped.kind === 'task') {
+      await ctx.acceptIdentities(unwrapped);
+      continue;
+    }
+    await ctx.acceptIdentities(unwrapped);
+    yield* ctx.announceSession();
+    yield* ctx.emitToolResults();
+    yield* ctx.mapper.map(frame, ctx.now());
+    if (isAssistantFinal(unwrapped)) sawAssistantFinal = true;
+    if (unwrapped.state) ctx.lastState = unwrapped.state;
+    if (yield* commitInputs(ctx, unwrapped)) return { kind: 'interrupted' };
+    if (unwrapped.state && isStopState(unwrapped.state)) {
+      return { kind: 'stopped', isEndOfTurn: sawAssistantFinal || unwrapped.state !== 'input-required' };
+    }
+  }
+  return { kind: 'eof', frames: count };
+}
+
+/**
+ * Reference §5.1 and §4.8 step 4: required inputs not answered in this execution become pending; they are
+ * persisted (with the text digests and the Pipeline cursor) before the spans close and RUN_FINISHED with
+ * every pending interrupt goes out. Returns true when the run ended at an interrupt.
+ */
+export async function* commitInputs(
+  ctx: RunContext,
+  frame: UnwrappedFrame,
+): AsyncGenerator<BaseEvent, boolean> {
+  if (frame.requiredInputs.length === 0) return false;
+  const { execution, appliedResumeDigests, contextId } = ctx.state;
+  const answeredIds = new Set(
+    appliedResumeDigests.filter((d) => d.executionId === execution.executionId).map((d) => d.interruptId),
+  );
+  const merged = mergePending(execution.pending, frame.requiredInputs, {
+    ...(ctx.taskId ? { boundTaskId: ctx.taskId } : {}),
+    contextId,
+    sidebandIds: new Set(frame.sidebandInputIds),
+    answeredIds,
+    ...interruptExpiresAt(ctx),
+  });
+  const waiting = frame.requiredInputs.some((input) =>
+    Object.hasOwn(merged.pending, String(input.inputId ?? '')),
+  );
+  if (!waiting && merged.added.length === 0) return false;
+  yield* commitInterrupt(ctx, merged.pending);
+  return true;
+}
+
+/** Persist, then close every span and end with RUN_FINISHED(interrupt) listing all pending interrupts. */
+export async function* commitInterrupt(
+  ctx: RunContext,
+  pending: Record<string, PendingInterruptEntry>,
+): AsyncGenerator<BaseEvent> {
+  if (Object.keys(pending).length === 0) {
+    throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'interruptResponseNotAccepted');
+  }
+  ctx.mapper.finaliseTextSnapshots();
+  await ctx.persist(
+    (state) => ({ ...state, execution: ctx.withMapperState({ ...state.execution, pending }) }),
+    'interruptedStateNotCommitted',
+  );
+  yield* ctx.mapper.closeAll(ctx.now());
+  const interrupts = interruptsOfPending(pending, ctx.fallbackMessage);
+  ctx.deps.logger.log({
+    msg: 'run ended at an interrupt',
+    outcome: 'interrupt',
+    interrupts: interrupts.length,
+    ...ctx.ids(),
+  });
+  yield runFinishedWithInterrupts(ctx.identity, interrupts, ctx.mapper.usage(), ctx.now());
+}
+
+/** The kernel's end of a normal turn repeats the answer with `assistantFinal.complete` (kernel-wire). */
+function isAssistantFinal(frame: UnwrappedFrame): boolean {
+  const final = frame.iacCode?.assistantFinal;
+  return typeof final === 'object' && final !== null && (final as { complete?: unknown }).complete === true;
+}

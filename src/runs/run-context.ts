@@ -1,0 +1,197 @@
+import type { Logger } from '@nestjs/common';
+import type { BaseEvent } from '@ag-ui/core';
+import type { A2aGateway } from '../a2a/a2a-gateway';
+import { AguiError } from '../common/agui-error';
+import type { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { A2aEventMapper } from '../events/a2a-event-mapper';
+import { sessionEvent } from '../events/run-events';
+import type { RunIdentity } from '../events/run-identity';
+import type { UnwrappedFrame } from '../events/unwrap-frame';
+import type { SyntheticToolResult } from '../interrupts/encode-answer';
+import type { ValidateResponse } from '../interrupts/resume-plan';
+import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
+import type { MessageKey } from '../i18n/message-key';
+import { normalizeLanguage } from '../i18n/negotiate-language';
+import type { ThreadExecution, ThreadState } from '../threads/thread-state';
+import type { RunPersistence } from './run-persistence';
+import type { AdmittedRun } from './run-request';
+
+/** What a run needs from the rest of the service; injected by RunService. */
+export interface RunDeps {
+  readonly gateway: A2aGateway;
+  readonly persistence: RunPersistence;
+  readonly clock: Clock;
+  readonly catalogue: MessageCatalogue;
+  readonly logger: Logger;
+  readonly validate: ValidateResponse;
+  /** IAC_CODE_AGUI_INTERRUPT_TTL in seconds; 0 = no adapter-side expiry. */
+  readonly interruptTtlSeconds: number;
+}
+
+/**
+ * The state one run carries across its flows (new turn, resume, continuation): the mapper, the A2A
+ * identities learned so far, and the helpers that keep "persist before announce" (reference §6.6) in one
+ * place. Created with `new` for each run; never shared.
+ */
+export class RunContext {
+  readonly mapper: A2aEventMapper;
+  readonly abort = new AbortController();
+  readonly identity: RunIdentity;
+  taskId: string | undefined;
+  sessionId: string | undefined;
+  /** The last non-empty task state reported by A2A (reference §4.8 step 4). */
+  lastState: string | undefined;
+  /** Tool results of accepted question answers, emitted right after the session event (§4.4). */
+  readonly pendingToolResults: SyntheticToolResult[] = [];
+  /** The client left before the task id was known: cancel the task as soon as a frame names it (§7.2). */
+  cancelOnceTaskIsKnown = false;
+  private sessionAnnounced = false;
+
+  constructor(
+    readonly run: AdmittedRun,
+    readonly deps: RunDeps,
+  ) {
+    const { state } = deps.persistence;
+    this.identity = { threadId: run.threadId, runId: run.runId };
+    this.mapper = new A2aEventMapper(this.identity, () => deps.clock.uuid().replace(/-/g, ''), {
+      pipelineOpenSteps: state.execution.pipelineOpenSteps,
+      textSnapshotDigests: state.execution.textSnapshotDigests,
+      pipelineSequence: state.execution.pipelineSequence,
+    });
+    this.taskId = state.execution.taskId ?? undefined;
+    this.sessionId = state.iacCodeSessionId ?? undefined;
+  }
+
+  get state(): ThreadState {
+    return this.deps.persistence.state;
+  }
+
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  /** The ids every log line of this run carries (STYLE §2.7). */
+  ids() {
+    return {
+      threadId: this.run.threadId,
+      runId: this.run.runId,
+      executionId: this.run.executionId,
+      taskId: this.taskId,
+    };
+  }
+
+  render(key: MessageKey, language?: string): string {
+    return this.deps.catalogue.render(key, (language && normalizeLanguage(language)) || this.run.language);
+  }
+
+  /** Interrupt fallback texts use the input's own language (reference §1.6, T-EV 9). */
+  readonly fallbackMessage = (
+    key: 'permissionRequired' | 'inputRequired',
+    language: string | undefined,
+  ): string => this.render(key, language);
+
+  /**
+   * Identity checks of reference §4.8 step 4 and persist-before-announce (§6.6): a new task or session id
+   * is durable before any event of its frame is emitted.
+   */
+  async acceptIdentities(frame: UnwrappedFrame): Promise<void> {
+    const { taskId, sessionId, contextId } = frame;
+    if (taskId && taskId !== this.taskId) {
+      if (this.taskId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
+      this.taskId = taskId;
+      if (this.cancelOnceTaskIsKnown) this.cancelUpstream(taskId);
+      await this.persist(
+        (state) => ({ ...state, execution: { ...state.execution, taskId } }),
+        'executionMappingNotCommitted',
+      );
+    }
+    if (contextId && contextId !== this.run.contextId) {
+      throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'contextIdentityChanged');
+    }
+    if (sessionId && sessionId !== this.sessionId) {
+      if (this.sessionId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'sessionIdentityChanged');
+      this.sessionId = sessionId;
+      await this.persist(
+        (state) => ({ ...state, iacCodeSessionId: sessionId }),
+        'sessionMappingNotCommitted',
+      );
+    }
+  }
+
+  /** `iac-code.session.v1` once: when the task and the session are both known, or `force`d (§4.9). */
+  *announceSession(force = false): Generator<BaseEvent> {
+    if (this.sessionAnnounced || (!force && (!this.taskId || !this.sessionId))) return;
+    this.sessionAnnounced = true;
+    yield sessionEvent(
+      {
+        threadId: this.run.threadId,
+        aguiRunId: this.run.runId,
+        executionId: this.run.executionId,
+        contextId: this.run.contextId,
+        taskId: this.taskId ?? null,
+        rosInvocationId: this.run.rosInvocationId,
+        sessionId: this.sessionId ?? null,
+      },
+      this.now(),
+    );
+    yield* this.emitToolResults();
+  }
+
+  /** Synthetic results of answered question tools go out right after the session event (§4.4). */
+  *emitToolResults(): Generator<BaseEvent> {
+    if (!this.sessionAnnounced) return;
+    for (const result of this.pendingToolResults.splice(0)) {
+      yield* this.mapper.resolveTool(result.toolCallId, result.content, this.now());
+    }
+  }
+
+  /** The mapper's durable cursor, open steps and text digests, for a write of the execution. */
+  withMapperState(execution: ThreadExecution): ThreadExecution {
+    return {
+      ...execution,
+      pipelineSequence: this.mapper.pipelineCursor,
+      pipelineOpenSteps: this.mapper.durableOpenSteps,
+      textSnapshotDigests: this.mapper.textSnapshotDigests,
+    };
+  }
+
+  /** A recovery-critical write: on failure the task is cancelled and the run ends (reference §6.6). */
+  async persist(change: (state: ThreadState) => ThreadState, failureKey: MessageKey): Promise<void> {
+    try {
+      await this.deps.persistence.write(change);
+    } catch (error) {
+      this.deps.logger.error({
+        msg: 'state write failed during a run',
+        code: ErrorCode.STATE_PERSISTENCE_FAILED,
+        error: describeError(error),
+        ...this.ids(),
+      });
+      if (this.taskId) this.cancelUpstream(this.taskId);
+      throw new AguiError(ErrorCode.STATE_PERSISTENCE_FAILED, failureKey, { cause: error });
+    }
+  }
+
+  /** Stops reading the upstream and cancels its task, best effort (logged, never thrown). */
+  cancelUpstream(taskId: string): void {
+    this.abort.abort();
+    this.deps.gateway.cancelTask(taskId).then(
+      () => this.deps.logger.log({ msg: 'cancelled the A2A task', ...this.ids() }),
+      (error: unknown) =>
+        this.deps.logger.warn({ msg: 'CancelTask failed', error: describeError(error), ...this.ids() }),
+    );
+  }
+
+  get language(): Language {
+    return this.run.language;
+  }
+}
+
+/** Error text for logs: the message only (a JSON-RPC error may echo request data, never secrets we hold). */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
+    return `${error.name}: ${error.message}${cause}`;
+  }
+  return String(error);
+}
