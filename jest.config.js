@@ -2,7 +2,7 @@
 module.exports = {
   ...require('./jest.shared'),
   rootDir: '.',
-  roots: ['<rootDir>/src'],
+  roots: ['<rootDir>/src', '<rootDir>/bench'],
   testRegex: '\\.spec\\.ts$',
   reporters: ['default', ['<rootDir>/test/support/plain-summary-reporter.js', { tier: 'unit' }]],
 };

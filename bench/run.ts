@@ -1,0 +1,136 @@
+/**
+ * `npm run bench` (issue #9): builds, then measures the gateway against a pre-encoded kernel-like upstream,
+ * a pass-through proxy and direct, side by side in one run; prints a table and writes
+ * `bench/results/<ISO date>.json`. Options: `--quick` (smaller sizes, about a minute), `--profile` (only a
+ * CPU profile of the gateway over one throughput burst, summarised), `--no-write`.
+ * Method and analysis: docs/benchmarks.md.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseBenchOptions, type BenchOptions } from './bench-options';
+import { checkTargets, headlineOf, type BenchResult } from './report/bench-result';
+import { formatProfile } from './report/format-profile';
+import { formatReport } from './report/format-report';
+import { readMachineFacts } from './report/machine-facts';
+import { MachineLoadMeter } from './support/machine-load';
+import type { BenchRig } from './scenarios/bench-rig';
+import { measureColdStart } from './scenarios/cold-start';
+import { measureFirstEvent } from './scenarios/first-event';
+import { measureOpenRuns } from './scenarios/open-runs';
+import { measurePacedLatency } from './scenarios/paced-latency';
+import { measurePacedRuns } from './scenarios/paced-runs';
+import { profileGateway } from './scenarios/profile-gateway';
+import { measureStateLatency } from './scenarios/state-latency';
+import { measureThroughput } from './scenarios/throughput';
+import {
+  REPO_ROOT,
+  snapshotGatewayBuild,
+  startClient,
+  startGateway,
+  startProxy,
+  startUpstream,
+  type GatewayOptions,
+} from './support/bench-processes';
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+async function runScenarios(options: BenchOptions, workDir: string): Promise<void> {
+  const sizes = options.sizes;
+  const machine = readMachineFacts();
+  const machineLoad = new MachineLoadMeter(machine.cores);
+  const cwd = join(workDir, 'workspace');
+  await mkdir(cwd);
+  const buildDir = await snapshotGatewayBuild(workDir);
+  const upstream = await startUpstream();
+  const proxy = await startProxy(upstream.url);
+  const client = startClient();
+  const gatewayOptions = (name: string, heartbeatSeconds?: number): GatewayOptions => ({
+    buildDir,
+    upstreamUrl: upstream.url,
+    stateDir: join(workDir, `state-${name}`),
+    allowedCwd: cwd,
+    heartbeatSeconds,
+  });
+  const stops = [client.stop, proxy.stop, upstream.stop];
+  try {
+    if (options.profile) {
+      log(`profiling the gateway over a burst of ${sizes.throughputDeltas} deltas`);
+      const profileDir = join(
+        REPO_ROOT,
+        'bench/results/profiles',
+        new Date().toISOString().replace(/:/g, '-'),
+      );
+      await mkdir(profileDir, { recursive: true });
+      const profile = await profileGateway(
+        { client, upstream, proxy, cwd, sizes },
+        gatewayOptions('profile'),
+        profileDir,
+      );
+      await writeFile(join(profileDir, 'summary.json'), `${JSON.stringify(profile, null, 2)}\n`);
+      process.stdout.write(`\n${formatProfile(profile)}\n`);
+      return;
+    }
+    log(`state store latency (${sizes.stateThreads} threads)`);
+    const state = await measureStateLatency(sizes.stateThreads, workDir);
+    log(`cold start (${sizes.coldStarts} starts)`);
+    const coldStart = await measureColdStart(sizes.coldStarts, gatewayOptions('cold'));
+    const gateway = await startGateway(gatewayOptions('main'));
+    stops.unshift(gateway.stop);
+    const rig: BenchRig = { client, upstream, proxy, gateway, cwd, sizes };
+    log(`time to first event (${sizes.firstEventRuns} runs per path)`);
+    const firstEvent = await measureFirstEvent(rig);
+    log(`cost per event (${sizes.throughputDeltas} deltas × ${sizes.throughputRepeats} per path)`);
+    const throughput = await measureThroughput(rig);
+    log(`added latency (${sizes.latencyDeltas} deltas at ${sizes.latencyPerSecond}/s per path)`);
+    const pacedLatency = await measurePacedLatency(rig);
+    log(
+      `paced runs (${sizes.pacedRuns} × ${sizes.pacedDeltas} deltas every ${sizes.pacedIntervalMs} ms per path)`,
+    );
+    const pacedRuns = await measurePacedRuns(rig);
+    await gateway.stop();
+    log(`open runs (${sizes.openRuns}, heartbeat every ${sizes.openHeartbeatSeconds} s)`);
+    const openGateway = await startGateway(gatewayOptions('open', sizes.openHeartbeatSeconds));
+    stops.unshift(openGateway.stop);
+    const openRuns = await measureOpenRuns(rig, openGateway);
+    await openGateway.stop();
+    const details = { throughput, pacedLatency, firstEvent, openRuns, pacedRuns, coldStart, state };
+    const headline = headlineOf(details);
+    const result: BenchResult = {
+      date: new Date().toISOString(),
+      command: `npm run bench${options.mode === 'quick' ? ' -- --quick' : ''}`,
+      mode: options.mode,
+      machine: {
+        ...machine,
+        loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
+        busyCoresDuringRun: machineLoad.busyCores(),
+      },
+      ...headline,
+      targets: checkTargets(headline, openRuns.runs),
+      details,
+    };
+    process.stdout.write(`\n${formatReport(result)}\n`);
+    if (options.write) {
+      const path = join(REPO_ROOT, 'bench/results', `${result.date.replace(/:/g, '-')}.json`);
+      await writeFile(path, `${JSON.stringify(result, null, 2)}\n`);
+      process.stdout.write(`\nwritten ${path}\n`);
+    }
+  } finally {
+    for (const stop of stops) await stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const workDir = await mkdtemp(join(tmpdir(), 'agui-bench-'));
+  try {
+    await runScenarios(options, workDir);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,33 @@
+import type { BenchSizes } from '../bench-options';
+import type { BenchClient, BenchProcess, GatewayProcess } from '../support/bench-processes';
+import type { StreamReport, StreamTarget } from '../client/client-protocol';
+import { a2aTarget, gatewayTarget } from '../support/stream-targets';
+
+/** The processes one bench run shares between scenarios. */
+export interface BenchRig {
+  readonly client: BenchClient;
+  readonly upstream: BenchProcess;
+  readonly proxy: BenchProcess;
+  readonly gateway: GatewayProcess;
+  /** An allowed workspace for the runs' `cwd`. */
+  readonly cwd: string;
+  readonly sizes: BenchSizes;
+}
+
+export type PathName = 'gateway' | 'proxy' | 'direct';
+
+export function targetFor(rig: BenchRig, path: PathName, planText: string): StreamTarget {
+  if (path === 'gateway') return gatewayTarget(rig.gateway.url, planText, rig.cwd);
+  return a2aTarget(path === 'proxy' ? rig.proxy.url : rig.upstream.url, planText);
+}
+
+/** A run that did not end as a normal turn measures nothing: stop the bench rather than report it. */
+export function expectCompleteTurn(report: StreamReport, path: PathName, what: string): void {
+  const expectedLast = path === 'gateway' ? 'RUN_FINISHED' : 'FRAME';
+  if (report.status !== 200 || report.lastType !== expectedLast || report.error) {
+    throw new Error(
+      `${what} via ${path}: HTTP ${report.status}, last ${report.lastType || 'nothing'}, ${report.events} events` +
+        (report.error ? `, ${report.error}` : ''),
+    );
+  }
+}
