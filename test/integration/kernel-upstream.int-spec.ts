@@ -133,7 +133,7 @@ describe('HTTP surface', () => {
   it.each([
     { name: 'pipeline state', method: 'GET', path: 'iac-code/pipeline/state?taskId=t&afterSequence=0' },
     { name: 'session restore', method: 'POST', path: 'iac-code/session/ensure-restored' },
-  ])('extension route $name → 404 for now', async ({ method, path }) => {
+  ])('extension route $name → 404 for an unknown task', async ({ method, path }) => {
     const response = await fetch(new URL(path, upstream.url), {
       method,
       headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },

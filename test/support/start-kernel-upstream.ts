@@ -1,7 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import type { InjectedFaultMode, JsonRpcErrorObject } from '../../src/a2a/embedded/kernel-fault-injector';
 import type { KernelRequestLogEntry } from '../../src/a2a/embedded/kernel-request-log-entry';
-import { KERNEL_UPSTREAM_READY, REQUEST_JOURNAL_PATH } from './kernel-upstream/upstream-protocol';
+import type { EnsureRestoredMode } from '../../src/a2a/embedded/kernel-session-restore';
+import {
+  ENSURE_RESTORED_MODE_PATH,
+  FAULTS_PATH,
+  KERNEL_UPSTREAM_READY,
+  REQUEST_JOURNAL_PATH,
+} from './kernel-upstream/upstream-protocol';
 
 export interface KernelUpstreamOptions {
   /** Sets IACCODE_A2A_HTTP_TOKEN for the child: every route then needs the bearer token. */
@@ -10,11 +17,26 @@ export interface KernelUpstreamOptions {
   readonly pingMs?: number;
 }
 
+/** A fault for the next `times` (default 1) calls of a JSON-RPC method; the call never reaches the SDK. */
+export interface KernelFaultSpec {
+  readonly method: string;
+  readonly mode: InjectedFaultMode;
+  readonly times?: number;
+  /** The JSON-RPC error of `rpc-error`; default `{code: -32603, message: 'Internal error'}`. */
+  readonly error?: JsonRpcErrorObject;
+}
+
 export interface KernelUpstream {
   /** Base URL ending with '/'. */
   readonly url: string;
-  /** Every request the upstream saw, oldest first (journal requests excluded). */
+  /** Every request the upstream saw (method, params, headers), oldest first (test routes excluded). */
   requests(): Promise<KernelRequestLogEntry[]>;
+  /** Arms a fault (`POST /__test/faults`). */
+  injectFault(fault: KernelFaultSpec): Promise<void>;
+  /** Disarms every fault not yet used. */
+  clearFaults(): Promise<void>;
+  /** How `/iac-code/session/ensure-restored` answers from now on (default `current`). */
+  setEnsureRestoredMode(mode: EnsureRestoredMode): Promise<void>;
   /** Sends a signal (default SIGKILL) without waiting: a crashed upstream. */
   kill(signal?: NodeJS.Signals): void;
   /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
@@ -44,13 +66,22 @@ export async function startKernelUpstream(options: KernelUpstreamOptions = {}): 
   const authorization: Record<string, string> = options.token
     ? { Authorization: `Bearer ${options.token}` }
     : {};
+  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const response = await fetch(new URL(path.slice(1), url), {
+      method,
+      headers: { ...authorization, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${path} answered HTTP ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
   return {
     url,
-    requests: async () => {
-      const response = await fetch(new URL(REQUEST_JOURNAL_PATH.slice(1), url), { headers: authorization });
-      if (!response.ok) throw new Error(`request journal answered HTTP ${response.status}`);
-      return (await response.json()) as KernelRequestLogEntry[];
-    },
+    requests: async () => (await control('GET', REQUEST_JOURNAL_PATH)) as KernelRequestLogEntry[],
+    injectFault: async (fault) => void (await control('POST', FAULTS_PATH, fault)),
+    clearFaults: async () => void (await control('DELETE', FAULTS_PATH)),
+    setEnsureRestoredMode: async (mode) => void (await control('POST', ENSURE_RESTORED_MODE_PATH, { mode })),
     kill: (signal = 'SIGKILL') => {
       child.kill(signal);
     },

@@ -7,8 +7,13 @@ import {
   type A2ARequestHandler,
 } from '@a2a-js/sdk/server';
 import type { Clock } from '../../common/clock';
+import { writeInjectedFault } from './injected-fault-response';
+import { gateKernelAnswer } from './kernel-answer-gate';
+import type { KernelFaultInjector } from './kernel-fault-injector';
+import { kernelSessionId } from './kernel-frames';
 import type { KernelScriptBook } from './kernel-script';
 import { writeJson, writeKernelSse } from './kernel-sse-writer';
+import type { PendingKernelInputs } from './pending-kernel-inputs';
 import { userTextOf } from './user-text-of';
 
 export interface KernelRpcEndpointOptions {
@@ -17,13 +22,20 @@ export interface KernelRpcEndpointOptions {
   readonly scripts: KernelScriptBook;
   readonly pingIntervalMs: number;
   readonly clock: Clock;
+  /** What tasks wait for: answers are checked against it before the SDK sees them. */
+  readonly inputs: PendingKernelInputs;
+  /** Faults armed by tests; absent in the demo agent. */
+  readonly faults?: KernelFaultInjector;
 }
 
 const MESSAGE_METHODS = new Set(['SendStreamingMessage', 'SendMessage']);
 
+type Rpc = { readonly method?: unknown; readonly params?: Record<string, unknown>; readonly id?: unknown };
+
 /**
  * `POST /`: JSON-RPC 2.0 through the SDK's `JsonRpcTransportHandler` (which answers 0.3 method names with
- * -32601 and GetTask/CancelTask with the bare task, as the kernel does), behind the kernel's version gate.
+ * -32601 and GetTask/CancelTask with the bare task, as the kernel does), behind the kernel's version gate
+ * and its strict check of answers to waiting tasks.
  */
 export class KernelRpcEndpoint {
   private readonly transport: JsonRpcTransportHandler;
@@ -33,8 +45,8 @@ export class KernelRpcEndpoint {
   }
 
   async handle(request: IncomingMessage, body: string, response: ServerResponse): Promise<void> {
-    const rpc = parseJson(body);
-    const requestId = (rpc as { id?: unknown } | undefined)?.id ?? null;
+    const rpc = parseJson(body) as Rpc | undefined;
+    const requestId = rpc?.id ?? null;
     const context = new ServerCallContext({
       requestedExtensions: Extensions.parseServiceParameter(headerOf(request, HTTP_EXTENSION_HEADER)),
       requestedVersion: headerOf(request, A2A_VERSION_HEADER),
@@ -51,6 +63,9 @@ export class KernelRpcEndpoint {
       });
       return;
     }
+    const method = typeof rpc?.method === 'string' ? rpc.method : '';
+    const fault = this.options.faults?.take(method);
+    if (fault) return writeInjectedFault(response, fault, requestId);
     const preStreamStatus = this.preStreamHttpStatus(rpc);
     if (preStreamStatus !== undefined) {
       writeJson(response, preStreamStatus, {
@@ -60,24 +75,129 @@ export class KernelRpcEndpoint {
       });
       return;
     }
-    const answer = await this.transport.handle((rpc as Record<string, unknown> | undefined) ?? body, context);
-    if (isAsyncIterable(answer)) {
-      await writeKernelSse(response, answer, {
-        requestId,
-        pingIntervalMs: this.options.pingIntervalMs,
-        clock: this.options.clock,
-        toJsonRpcError: (error) => JsonRpcTransportHandler.mapToJSONRPCError(error),
+    const gate = gateKernelAnswer(rpc, this.options.inputs);
+    if (gate.kind === 'reject') {
+      writeJson(response, 200, {
+        jsonrpc: '2.0',
+        id: requestId,
+        error: { code: -32602, message: `Invalid params: ${gate.reason}` },
       });
-    } else {
-      writeJson(response, 200, answer);
+      return;
     }
+    if (gate.kind === 'running-turn') {
+      return this.answerRunningTurn(
+        method,
+        gate.taskId,
+        () => this.options.inputs.deliver(gate.taskId, gate.answer),
+        {
+          requestId,
+          context,
+          response,
+        },
+      );
+    }
+    if (gate.kind === 'new-turn') this.options.inputs.deliver(gate.taskId, gate.answer);
+    const answer = await this.transport.handle(rpc ?? body, context);
+    if (isAsyncIterable(answer)) return this.stream(answer, requestId, response);
+    writeJson(response, 200, this.withWaitingInputs(method, answer));
+  }
+
+  /**
+   * A sideband answer to a task whose turn keeps running (reference §5.6): the kernel routes it to the
+   * waiting sub-pipeline and does not start a turn. `SendMessage` gets the task as it is now; a
+   * streaming answer gets the task's live events, as `SubscribeToTask` would, and the answer is handed
+   * over only once that subscription has its snapshot, so none of the events it causes are missed.
+   */
+  private async answerRunningTurn(
+    method: string,
+    taskId: string,
+    deliver: () => void,
+    call: { requestId: unknown; context: ServerCallContext; response: ServerResponse },
+  ): Promise<void> {
+    const { requestId, context, response } = call;
+    if (method === 'SendMessage') {
+      deliver();
+      const got = await this.transport.handle(
+        { jsonrpc: '2.0', id: requestId, method: 'GetTask', params: { id: taskId } },
+        context,
+      );
+      const { result, error } = this.withWaitingInputs('GetTask', got) as {
+        result?: unknown;
+        error?: unknown;
+      };
+      return writeJson(response, 200, {
+        jsonrpc: '2.0',
+        id: requestId,
+        ...(error ? { error } : { result: { task: result } }),
+      });
+    }
+    const events = await this.transport.handle(
+      { jsonrpc: '2.0', id: requestId, method: 'SubscribeToTask', params: { id: taskId } },
+      context,
+    );
+    if (!isAsyncIterable(events)) return writeJson(response, 200, events);
+    return this.stream(deliverAfterFirst(events, deliver), requestId, response);
+  }
+
+  private stream(
+    events: AsyncIterable<unknown>,
+    requestId: unknown,
+    response: ServerResponse,
+  ): Promise<void> {
+    return writeKernelSse(response, events, {
+      requestId,
+      pingIntervalMs: this.options.pingIntervalMs,
+      clock: this.options.clock,
+      toJsonRpcError: (error) => JsonRpcTransportHandler.mapToJSONRPCError(error),
+    });
+  }
+
+  /**
+   * A waiting task's snapshot shows what it waits for in `metadata.iac_code`, as the kernel's does; the
+   * SDK's task store keeps only the status, not the update's metadata (reference §5.4 step 5). The task
+   * is the `result` of GetTask and `result.task` of SendMessage.
+   */
+  private withWaitingInputs(method: string, answer: unknown): unknown {
+    const result = (answer as { result?: Record<string, unknown> } | undefined)?.result;
+    if (method === 'GetTask' && result) return { ...(answer as object), result: this.taskWithInputs(result) };
+    if (method === 'SendMessage' && result?.task)
+      return { ...(answer as object), result: { ...result, task: this.taskWithInputs(result.task) } };
+    return answer;
+  }
+
+  private taskWithInputs(task: unknown): unknown {
+    const wire = task as
+      { id?: unknown; contextId?: unknown; metadata?: Record<string, unknown> } | undefined;
+    const inputs = typeof wire?.id === 'string' ? this.options.inputs.snapshotInputsOf(wire.id) : undefined;
+    if (!wire || !inputs) return task;
+    const iacCode = {
+      ...(wire.metadata?.iac_code as Record<string, unknown> | undefined),
+      iacCodeSessionId: kernelSessionId(String(wire.contextId ?? '')),
+      ...inputs,
+    };
+    return { ...wire, metadata: { ...wire.metadata, iac_code: iacCode } };
   }
 
   /** The `http-500` script answers before any stream, so the script is chosen here, from the request. */
-  private preStreamHttpStatus(rpc: unknown): number | undefined {
-    const { method, params } = (rpc ?? {}) as { method?: unknown; params?: { message?: unknown } };
+  private preStreamHttpStatus(rpc: Rpc | undefined): number | undefined {
+    const { method, params } = rpc ?? {};
     if (typeof method !== 'string' || !MESSAGE_METHODS.has(method)) return undefined;
     return this.options.scripts.select(userTextOf(params?.message)).preStreamHttpStatus;
+  }
+}
+
+/** Yields `events`, calling `deliver` once the first item (the snapshot) has been taken. */
+async function* deliverAfterFirst(
+  events: AsyncIterable<unknown>,
+  deliver: () => void,
+): AsyncGenerator<unknown> {
+  let isDelivered = false;
+  for await (const event of events) {
+    yield event;
+    if (!isDelivered) {
+      isDelivered = true;
+      deliver();
+    }
   }
 }
 

@@ -24,7 +24,36 @@ export type KernelStep =
    * completes, so the CancelTask call hangs (a2a-js-sdk.md §3.5).
    */
   | { readonly kind: 'park'; readonly answersCancel: boolean }
-  | { readonly kind: 'fault'; readonly fault: KernelFault };
+  | { readonly kind: 'fault'; readonly fault: KernelFault }
+  | KernelAwaitStep;
+
+/**
+ * A value of `metadata.iac_code.input` / `pendingPermissions[]` (reference §9 intro, §5.1): the executor
+ * registers every `required` one it publishes, so the transport can check answers against it.
+ */
+export type KernelInputValue = Readonly<Record<string, unknown>> & {
+  readonly inputId: string;
+  readonly kind: string;
+};
+
+/** An accepted answer to one input: a permission decision (a DataPart) or a question's text. */
+export type KernelAnswer =
+  | { readonly kind: 'permission'; readonly inputId: string; readonly decision: 'allow_once' | 'deny' }
+  | { readonly kind: 'text'; readonly inputId: string; readonly text: string };
+
+/**
+ * Wait for an answer to one of `inputIds`, then play `resume(answer)`. An answer that already arrived
+ * is used at once. Otherwise, with a `parkFrame` (an INPUT_REQUIRED frame carrying the inputs), the frame
+ * is published and the turn ends: the answer then comes as a new message on the task, which the SDK hands
+ * to a new `execute` (kernel wire doc "Where inputs travel", a2a-js-sdk.md §3.3). Without one the turn
+ * keeps running (the task stays WORKING) until a sideband answer arrives.
+ */
+export interface KernelAwaitStep {
+  readonly kind: 'await';
+  readonly inputIds: readonly string[];
+  readonly parkFrame?: KernelFrame;
+  resume(answer: KernelAnswer): readonly KernelStep[];
+}
 
 /** What a script may depend on: the user's text and the ids the kernel already assigned. */
 export interface KernelTurnInput {

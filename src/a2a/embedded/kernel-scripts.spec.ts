@@ -1,6 +1,11 @@
 import { DEMO_TOOL_NAME } from './demo-turn-script';
 import type { KernelStep, KernelTurnInput } from './kernel-script';
-import { DEFAULT_KERNEL_SCRIPT, KERNEL_SCRIPT_KEYWORDS, selectKernelScript } from './kernel-scripts';
+import {
+  DEFAULT_KERNEL_SCRIPT,
+  KERNEL_SCRIPT_KEYWORDS,
+  scriptFlagsOf,
+  selectKernelScript,
+} from './kernel-scripts';
 
 const input: KernelTurnInput = {
   userText: 'create a VPC',
@@ -16,6 +21,7 @@ function labelOf(step: KernelStep): string {
   if (step.kind === 'pause') return 'pause';
   if (step.kind === 'park') return `park:${step.answersCancel ? 'answers' : 'ignores'}-cancel`;
   if (step.kind === 'fault') return `fault:${step.fault.kind}`;
+  if (step.kind === 'await') return `await:${step.inputIds.join('+')}${step.parkFrame ? ':park' : ''}`;
   const frame = step.frame as Json;
   if (frame.artifactUpdate) return 'artifact';
   const update = frame.statusUpdate as Json;
@@ -40,6 +46,8 @@ describe('selectKernelScript', () => {
     { name: 'keyword must be the first word', text: 'please drop', expected: 'demo' },
     { name: 'a longer word is not the keyword', text: 'dropping tables', expected: 'demo' },
     { name: 'empty text', text: '', expected: 'demo' },
+    { name: 'interrupt keyword with a flag', text: 'permission backup-not-ready', expected: 'permission' },
+    { name: 'two-word keyword', text: 'Two-Permissions please', expected: 'two-permissions' },
     { name: 'any other text', text: 'Create a VPC in Hangzhou', expected: 'demo' },
   ])('$name → $expected', ({ text, expected }) => {
     expect(selectKernelScript(text).name).toBe(expected);
@@ -58,7 +66,22 @@ describe('selectKernelScript', () => {
       'slow',
       'silent',
       'hang-cancel',
+      'permission',
+      'question',
+      'two-permissions',
+      'pipeline',
     ]);
+  });
+});
+
+describe('scriptFlagsOf', () => {
+  it.each([
+    { text: 'permission backup-not-ready', expected: ['backup-not-ready'] },
+    { text: '  Question  Backup-Not-Ready  now ', expected: ['backup-not-ready', 'now'] },
+    { text: 'backup-not-ready', expected: [] },
+    { text: '', expected: [] },
+  ])('$text → $expected', ({ text, expected }) => {
+    expect(scriptFlagsOf(text)).toEqual(expected);
   });
 });
 

@@ -8,7 +8,9 @@ import {
   SILENT_SCRIPT,
   SLOW_SCRIPT,
 } from './failure-scripts';
+import { PERMISSION_SCRIPT, QUESTION_SCRIPT, TWO_PERMISSIONS_SCRIPT } from './interrupt-scripts';
 import type { KernelScript, KernelScriptBook } from './kernel-script';
+import { PIPELINE_SCRIPT } from './pipeline-script';
 
 export interface KernelScriptKeyword {
   /** The first word of the user message, compared case-insensitively. */
@@ -51,6 +53,26 @@ export const KERNEL_SCRIPT_KEYWORDS: readonly KernelScriptKeyword[] = [
     description: 'like silent, but CancelTask never answers',
     script: HANG_CANCEL_SCRIPT,
   },
+  {
+    keyword: 'permission',
+    description: 'text, a bash tool start, then INPUT_REQUIRED asking permission; allow runs it, deny not',
+    script: PERMISSION_SCRIPT,
+  },
+  {
+    keyword: 'question',
+    description: 'INPUT_REQUIRED with a Plan A / Plan B question; the text answer is echoed',
+    script: QUESTION_SCRIPT,
+  },
+  {
+    keyword: 'two-permissions',
+    description: 'one direct and one sub-pipeline (sideband) permission; done when both are answered',
+    script: TWO_PERMISSIONS_SCRIPT,
+  },
+  {
+    keyword: 'pipeline',
+    description: 'two parallel candidates; A waits for a sideband permission while B keeps streaming',
+    script: PIPELINE_SCRIPT,
+  },
 ];
 
 /** Any other text: a friendly infrastructure-as-code answer with reasoning, one tool call, usage and an artifact. */
@@ -59,6 +81,11 @@ export const DEFAULT_KERNEL_SCRIPT: KernelScript = DEMO_TURN_SCRIPT;
 /** The first whitespace-separated word of the message, lower-cased. */
 export function firstKeyword(userText: string): string {
   return userText.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
+}
+
+/** The words after the keyword, lower-cased: per-task switches such as `backup-not-ready`. */
+export function scriptFlagsOf(userText: string): string[] {
+  return userText.trim().toLowerCase().split(/\s+/).slice(1);
 }
 
 export function selectKernelScript(userText: string): KernelScript {

@@ -5,11 +5,15 @@ import { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { SystemClock } from '../../common/clock';
 import { buildKernelAgentCard } from './kernel-agent-card';
+import type { KernelFaultInjector } from './kernel-fault-injector';
 import { toKernelRequestLogEntry, type KernelRequestLogEntry } from './kernel-request-log-entry';
 import { KernelRpcEndpoint } from './kernel-rpc-endpoint';
 import type { KernelScriptBook } from './kernel-script';
 import { KERNEL_SCRIPT_BOOK } from './kernel-scripts';
+import type { KernelSessionRestore } from './kernel-session-restore';
+import { createKernelSharedState } from './kernel-shared-state';
 import { writeJson } from './kernel-sse-writer';
+import { answerPipelineState } from './pipeline-state-route';
 import { ScriptedKernelExecutor } from './scripted-kernel-executor';
 
 /** Answers one extra route; `body` is the request body already read (POST), else undefined. */
@@ -33,6 +37,10 @@ export interface KernelServerOptions {
   readonly onRequest?: (entry: KernelRequestLogEntry) => void;
   /** Extra routes keyed `"<METHOD> <path>"` (e.g. `"GET /__test/requests"`); they win over the built-in ones. */
   readonly routes?: Readonly<Record<string, KernelRouteHandler>>;
+  /** Faults a test process arms for coming JSON-RPC calls (the test entry's `/__test/faults`). */
+  readonly faults?: KernelFaultInjector;
+  /** The session-restore answers, when a test process switches their mode. */
+  readonly sessions?: KernelSessionRestore;
 }
 
 export interface KernelServer {
@@ -50,13 +58,16 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
   const clock = new SystemClock();
   const token = options.token || undefined;
   const card = buildKernelAgentCard('http://127.0.0.1/');
-  const executor = new ScriptedKernelExecutor(options.scripts ?? KERNEL_SCRIPT_BOOK, clock);
+  const state = createKernelSharedState(options.sessions);
+  const executor = new ScriptedKernelExecutor(options.scripts ?? KERNEL_SCRIPT_BOOK, clock, state);
   const rpc = new KernelRpcEndpoint({
     card,
     requestHandler: new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
     scripts: options.scripts ?? KERNEL_SCRIPT_BOOK,
     pingIntervalMs: options.pingIntervalMs ?? 15_000,
     clock,
+    inputs: state.inputs,
+    faults: options.faults,
   });
   const openResponses = new Set<ServerResponse>();
 
@@ -65,7 +76,8 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
     const body = isAuthorized && request.method === 'POST' ? await readBody(request) : undefined;
     options.onRequest?.(toKernelRequestLogEntry(request, body));
     if (!isAuthorized) return writeJson(response, 401, { error: 'Unauthorized' });
-    const key = `${request.method ?? 'GET'} ${new URL(request.url ?? '/', 'http://kernel.invalid').pathname}`;
+    const url = new URL(request.url ?? '/', 'http://kernel.invalid');
+    const key = `${request.method ?? 'GET'} ${url.pathname}`;
     const extra = options.routes?.[key];
     if (extra) return extra(request, response, body);
     switch (key) {
@@ -75,8 +87,11 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
         return writeJson(response, 200, { status: 'ok' });
       case 'GET /.well-known/agent-card.json':
         return writeJson(response, 200, AgentCard.toJSON(card));
-      // The kernel's extension routes (`/iac-code/pipeline/state`, `/iac-code/session/ensure-restored`)
-      // answer 404 here = "no pipeline" / "restore not supported" (reference §3.1).
+      // The kernel's extension routes (kernel wire doc "Extension routes"; reference §3.1).
+      case 'GET /iac-code/pipeline/state':
+        return writeAnswer(response, answerPipelineState(state.pipelines, url.searchParams));
+      case 'POST /iac-code/session/ensure-restored':
+        return writeAnswer(response, state.sessions.answer(parseOrUndefined(body)));
       default:
         return writeJson(response, 404, { detail: 'Not Found' });
     }
@@ -111,6 +126,18 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function writeAnswer(response: ServerResponse, answer: { status: number; body: unknown }): void {
+  writeJson(response, answer.status, answer.body);
+}
+
+function parseOrUndefined(body: string | undefined): unknown {
+  try {
+    return JSON.parse(body ?? '') as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function hasBearer(request: IncomingMessage, token: string): boolean {

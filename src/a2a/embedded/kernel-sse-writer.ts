@@ -62,10 +62,18 @@ export async function writeKernelSse(
     }
   } finally {
     sse.end();
-    // Client gone or stream cut: release the SDK's queue listeners (a2a-js PR #526). Not awaited: a
-    // generator parked on a silent task only finishes its return() once the task publishes again.
-    iterator.return?.(undefined)?.catch(() => undefined);
+    // Client gone or stream cut: keep reading in the background instead of return(). The SDK saves task
+    // state only while this generator is read (its ResultManager runs inside it), and the kernel keeps
+    // a task's state current after its client left: GetTask after a reconnect must see later frames
+    // (reference §9.4 T-SSE). Not awaited: a silent task only ends when it is cancelled.
+    drainInBackground(iterator);
   }
+}
+
+function drainInBackground(iterator: AsyncIterator<unknown>): void {
+  void (async () => {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next());
+  })().catch(() => undefined);
 }
 
 /** The SSE side of one response: headers, frames, and a ping after every `pingIntervalMs` of silence. */

@@ -8,7 +8,16 @@ import {
 import type { Clock } from '../../common/clock';
 import { faultOfEnvelope } from './kernel-fault-marker';
 import { kernelSessionId, textDeltaFrame } from './kernel-frames';
-import type { KernelScript, KernelScriptBook, KernelStep, KernelTurnInput } from './kernel-script';
+import { inputRequiredFrame, permissionInput, sidebandPermissionsFrame } from './kernel-inputs';
+import { shellPermissionSpec } from './interrupt-scripts';
+import type {
+  KernelAnswer,
+  KernelScript,
+  KernelScriptBook,
+  KernelStep,
+  KernelTurnInput,
+} from './kernel-script';
+import { pipelineEnvelope } from './pipeline-envelopes';
 import { ScriptedKernelExecutor } from './scripted-kernel-executor';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -61,6 +70,30 @@ const book = bookOf({
   silent: () => [{ kind: 'park', answersCancel: true }],
   stuck: () => [{ kind: 'park', answersCancel: false }],
   drop: (input) => [say(input, 'Partial'), { kind: 'fault', fault: { kind: 'drop' } }, say(input, 'never')],
+  ask: (input) => {
+    const permission = permissionInput(input, shellPermissionSpec('tool-1'));
+    return [
+      say(input, 'Before'),
+      {
+        kind: 'await',
+        inputIds: ['permission-1'],
+        parkFrame: inputRequiredFrame(input, { input: permission }),
+        resume: (answer) => [say(input, `After ${answer.kind === 'permission' ? answer.decision : ''}`)],
+      },
+    ];
+  },
+  sideband: (input) => {
+    const permission = permissionInput(input, shellPermissionSpec('tool-1'));
+    const envelope = pipelineEnvelope(input, 'run-1', 1, {
+      eventType: 'permission_requested',
+      scope: 'candidate',
+    });
+    return [
+      { kind: 'frame', frame: sidebandPermissionsFrame(input, [permission], { pipeline: envelope }) },
+      say(input, 'Still running'),
+      { kind: 'await', inputIds: ['permission-1'], resume: () => [say(input, 'Resumed')] },
+    ];
+  },
 });
 
 function contextFor(text: string, task?: Task): RequestContext {
@@ -175,5 +208,91 @@ describe('ScriptedKernelExecutor', () => {
     const last = bus.frames[bus.frames.length - 1];
     expect(faultOfEnvelope({ jsonrpc: '2.0', id: 1, result: last })).toEqual({ kind: 'drop' });
     expect(bus.frames.map(textOf).filter(Boolean)).toEqual(['Partial']);
+  });
+});
+
+describe('ScriptedKernelExecutor: waiting for input', () => {
+  let executor: ScriptedKernelExecutor;
+  beforeEach(() => {
+    executor = new ScriptedKernelExecutor(book, fixedClock);
+  });
+  afterEach(() => executor.dispose());
+
+  const allow: KernelAnswer = { kind: 'permission', inputId: 'permission-1', decision: 'allow_once' };
+  const answerOf = (task: Task): RequestContext => {
+    const request = SendMessageRequest.fromJSON({
+      message: {
+        messageId: 'm-2',
+        role: 'ROLE_USER',
+        contextId: 'ctx-1',
+        taskId: task.id,
+        parts: [{ data: { decision: 'allow_once' }, mediaType: 'application/json' }],
+      },
+    });
+    return new RequestContext(request, task.id, 'ctx-1', new ServerCallContext(), task);
+  };
+  const parkedTask = Task.fromJSON({
+    id: 'task-1',
+    contextId: 'ctx-1',
+    status: { state: 'TASK_STATE_INPUT_REQUIRED' },
+  });
+
+  it('parks at INPUT_REQUIRED, registers the input, and ends the turn', async () => {
+    const bus = new RecordingBus();
+    await executor.execute(contextFor('ask'), bus);
+    expect(bus.frames.map(stateOf).slice(-2)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
+    expect(bus.frames[bus.frames.length - 1].statusUpdate.metadata.iac_code.input.inputId).toBe(
+      'permission-1',
+    );
+    expect(executor.state.inputs.viewOf('task-1')?.values.map((value) => value.inputId)).toEqual([
+      'permission-1',
+    ]);
+  });
+
+  it('the next message on the task continues the parked turn with the delivered answer', async () => {
+    await executor.execute(contextFor('ask'), new RecordingBus());
+    expect(executor.state.inputs.accept('task-1', allow)).toBe('new-turn');
+    executor.state.inputs.deliver('task-1', allow);
+    const bus = new RecordingBus();
+    await executor.execute(answerOf(parkedTask), bus);
+    expect(bus.frames.map(stateOf)).toEqual([
+      'TASK_STATE_INPUT_REQUIRED',
+      'TASK_STATE_WORKING',
+      'TASK_STATE_WORKING',
+    ]);
+    expect(textOf(bus.frames[2])).toBe('After allow_once');
+    expect(executor.state.inputs.viewOf('task-1')).toBeUndefined();
+  });
+
+  it('a sideband wait keeps the turn running until the answer arrives; envelopes are journaled', async () => {
+    const bus = new RecordingBus();
+    const running = executor.execute(contextFor('sideband'), bus);
+    await framesReached(bus, 5);
+    expect(executor.state.inputs.accept('task-1', allow)).toBe('running-turn');
+    executor.state.inputs.deliver('task-1', allow);
+    await running;
+    expect(bus.frames.map(textOf).filter(Boolean)).toEqual(['Still running', 'Resumed']);
+    expect(bus.frames.every((frame) => stateOf(frame) !== 'TASK_STATE_INPUT_REQUIRED')).toBe(true);
+    expect(executor.state.pipelines.stateOf('task-1', 0)?.events.map((event) => event.eventType)).toEqual([
+      'permission_requested',
+    ]);
+  });
+
+  it('cancel of a parked task publishes CANCELED and forgets what it waited for', async () => {
+    await executor.execute(contextFor('ask'), new RecordingBus());
+    const bus = new RecordingBus();
+    await executor.cancelTask('task-1', bus);
+    expect(bus.frames.map(stateOf)).toEqual(['TASK_STATE_CANCELED']);
+    expect(executor.state.inputs.viewOf('task-1')).toBeUndefined();
+  });
+
+  it('cancel during a sideband wait ends the turn with CANCELED', async () => {
+    const bus = new RecordingBus();
+    const running = executor.execute(contextFor('sideband'), bus);
+    await framesReached(bus, 5);
+    await executor.cancelTask('task-1', bus);
+    await running;
+    expect(stateOf(bus.frames[bus.frames.length - 1])).toBe('TASK_STATE_CANCELED');
+    expect(bus.frames.map(textOf)).not.toContain('Resumed');
   });
 });

@@ -9,17 +9,26 @@ import {
 import { SystemClock, type Clock } from '../../common/clock';
 import { KERNEL_FAULT_METADATA_KEY } from './kernel-fault-marker';
 import { kernelSessionId, statusFrame } from './kernel-frames';
+import { announcedInputsOf } from './kernel-inputs';
 import type {
+  KernelAnswer,
+  KernelAwaitStep,
   KernelFault,
   KernelFrame,
   KernelScriptBook,
   KernelStep,
   KernelTurnInput,
 } from './kernel-script';
+import { scriptFlagsOf } from './kernel-scripts';
+import { BACKUP_NOT_READY_FLAG } from './kernel-session-restore';
+import { createKernelSharedState, type KernelSharedState } from './kernel-shared-state';
+import { pipelineEnvelopesOf } from './pipeline-envelopes';
 import { userTextOf } from './user-text-of';
 
 const CANCEL = 'cancel';
 const DISPOSE = 'dispose';
+/** An await step published its INPUT_REQUIRED frame: the turn ends here and resumes on the next message. */
+const PARKED = 'parked';
 
 interface ActiveTurn {
   readonly controller: AbortController;
@@ -30,7 +39,8 @@ interface ActiveTurn {
 /**
  * Plays a `KernelScript` on the SDK's event bus, opening every turn as the kernel does: `task`
  * (SUBMITTED), `statusUpdate` SUBMITTED, then WORKING (kernel wire doc "Frames"). A follow-up message on
- * an existing task opens with that task's snapshot instead (a2a-js-sdk.md §3.2 rule 1).
+ * an existing task opens with that task's snapshot instead (a2a-js-sdk.md §3.2 rule 1) and, when the
+ * task's last turn ended at an input, continues that turn's script with the answer.
  */
 export class ScriptedKernelExecutor implements AgentExecutor {
   private readonly activeTurns = new Map<string, ActiveTurn>();
@@ -39,6 +49,7 @@ export class ScriptedKernelExecutor implements AgentExecutor {
   constructor(
     private readonly scripts: KernelScriptBook,
     private readonly clock: Clock = new SystemClock(),
+    readonly state: KernelSharedState = createKernelSharedState(),
   ) {}
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -48,8 +59,14 @@ export class ScriptedKernelExecutor implements AgentExecutor {
     const input: KernelTurnInput = { userText, taskId, contextId, sessionId: kernelSessionId(contextId) };
     const turn: ActiveTurn = { controller: new AbortController(), answersCancel: true };
     this.activeTurns.set(taskId, turn);
+    const parked = this.state.inputs.beginTurn(taskId, contextId);
+    if (!context.task) {
+      const isBackupPending = scriptFlagsOf(userText).includes(BACKUP_NOT_READY_FLAG);
+      this.state.sessions.remember(taskId, input.sessionId, isBackupPending);
+    }
     this.publishOpening(context, input, bus);
-    await this.play(this.scripts.select(userText).steps(input), input, turn, bus);
+    const steps = parked ? [parked] : this.scripts.select(userText).steps(input);
+    await this.play(steps, input, turn, bus);
   }
 
   /**
@@ -60,9 +77,12 @@ export class ScriptedKernelExecutor implements AgentExecutor {
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
     const turn = this.activeTurns.get(taskId);
     if (turn) {
-      if (turn.answersCancel) turn.controller.abort(CANCEL);
+      if (!turn.answersCancel) return;
+      turn.controller.abort(CANCEL);
+      this.state.inputs.forget(taskId);
       return;
     }
+    this.state.inputs.forget(taskId);
     bus.publish(this.canceledEvent(taskId, this.contextOfTask.get(taskId) ?? ''));
   }
 
@@ -91,6 +111,13 @@ export class ScriptedKernelExecutor implements AgentExecutor {
     bus.publish(this.toEvent(statusFrame(input, 'TASK_STATE_WORKING')));
   }
 
+  /** Inputs and Pipeline envelopes are recorded before the frame leaves, so an answer or a recovery call can never outrun them. */
+  private publishFrame(frame: KernelFrame, input: KernelTurnInput, bus: ExecutionEventBus): void {
+    this.state.inputs.announce(input.taskId, input.contextId, announcedInputsOf(frame));
+    this.state.pipelines.record(input.taskId, pipelineEnvelopesOf(frame));
+    bus.publish(this.toEvent(frame));
+  }
+
   private async play(
     steps: readonly KernelStep[],
     input: KernelTurnInput,
@@ -98,14 +125,18 @@ export class ScriptedKernelExecutor implements AgentExecutor {
     bus: ExecutionEventBus,
   ): Promise<void> {
     const signal = turn.controller.signal;
+    const queue = [...steps];
     try {
-      for (const step of steps) {
-        if (signal.aborted) break;
-        if (step.kind === 'frame') bus.publish(this.toEvent(step.frame));
+      for (let step = queue.shift(); step && !signal.aborted; step = queue.shift()) {
+        if (step.kind === 'frame') this.publishFrame(step.frame, input, bus);
         else if (step.kind === 'pause') await pause(step.ms, signal);
         else if (step.kind === 'park') {
           turn.answersCancel = step.answersCancel;
           await pause(undefined, signal);
+        } else if (step.kind === 'await') {
+          const answer = await this.answerFor(step, input, signal, bus);
+          if (answer === PARKED) return;
+          if (answer) queue.unshift(...step.resume(answer));
         } else {
           bus.publish(this.faultEvent(input, step.fault));
           return;
@@ -115,8 +146,32 @@ export class ScriptedKernelExecutor implements AgentExecutor {
         bus.publish(this.canceledEvent(input.taskId, input.contextId));
     } finally {
       // Synchronously with the last publish, so a CancelTask arriving afterwards takes the "parked" path.
-      if (this.activeTurns.get(input.taskId) === turn) this.activeTurns.delete(input.taskId);
+      if (this.activeTurns.get(input.taskId) === turn) {
+        this.activeTurns.delete(input.taskId);
+        this.state.inputs.endTurn(input.taskId);
+      }
     }
+  }
+
+  /**
+   * An answer that already arrived; else, with a park frame, INPUT_REQUIRED and the end of the turn
+   * (the stream closes, kernel wire doc "Where inputs travel"); else wait with the task still WORKING
+   * for a sideband answer. Undefined when cancelled while waiting.
+   */
+  private async answerFor(
+    step: KernelAwaitStep,
+    input: KernelTurnInput,
+    signal: AbortSignal,
+    bus: ExecutionEventBus,
+  ): Promise<KernelAnswer | typeof PARKED | undefined> {
+    const ready = this.state.inputs.takeAnswer(input.taskId, step.inputIds);
+    if (ready) return ready;
+    if (step.parkFrame) {
+      this.publishFrame(step.parkFrame, input, bus);
+      this.state.inputs.park(input.taskId, step);
+      return PARKED;
+    }
+    return this.state.inputs.awaitAnswer(input.taskId, step.inputIds, signal);
   }
 
   private toEvent(frame: KernelFrame): AgentExecutionEvent {

@@ -3,11 +3,14 @@
  * process, so a test can kill the gateway alone). Run with
  * `node_modules/.bin/node --import tsx test/support/kernel-upstream/main.ts [--ping-ms N]`.
  * Token from IACCODE_A2A_HTTP_TOKEN, like the kernel. Prints `KERNEL_UPSTREAM_READY <url>` when listening.
+ * Adds the test-only control routes of `upstream-protocol.ts` (journal, faults, session-restore mode).
  */
-import type { ServerResponse } from 'node:http';
-import { startKernelServer } from '../../../src/a2a/embedded/kernel-server';
+import { KernelFaultInjector } from '../../../src/a2a/embedded/kernel-fault-injector';
 import type { KernelRequestLogEntry } from '../../../src/a2a/embedded/kernel-request-log-entry';
-import { KERNEL_UPSTREAM_READY, REQUEST_JOURNAL_PATH } from './upstream-protocol';
+import { startKernelServer } from '../../../src/a2a/embedded/kernel-server';
+import { KernelSessionRestore } from '../../../src/a2a/embedded/kernel-session-restore';
+import { testControlRoutes } from './test-control-routes';
+import { KERNEL_UPSTREAM_READY, TEST_ROUTE_PREFIX } from './upstream-protocol';
 
 function pingMsFrom(argv: readonly string[]): number | undefined {
   const index = argv.indexOf('--ping-ms');
@@ -20,19 +23,18 @@ function pingMsFrom(argv: readonly string[]): number | undefined {
 
 async function main(): Promise<void> {
   const journal: KernelRequestLogEntry[] = [];
+  const faults = new KernelFaultInjector();
+  const sessions = new KernelSessionRestore();
   const server = await startKernelServer({
     port: 0,
     token: process.env.IACCODE_A2A_HTTP_TOKEN || undefined,
     pingIntervalMs: pingMsFrom(process.argv.slice(2)),
     onRequest: (entry) => {
-      if (!entry.path.startsWith(REQUEST_JOURNAL_PATH)) journal.push(entry);
+      if (!entry.path.startsWith(TEST_ROUTE_PREFIX)) journal.push(entry);
     },
-    routes: {
-      [`GET ${REQUEST_JOURNAL_PATH}`]: (_request, response: ServerResponse) => {
-        response.writeHead(200, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify(journal));
-      },
-    },
+    routes: testControlRoutes({ journal, faults, sessions }),
+    faults,
+    sessions,
   });
   let isClosing = false;
   const shutdown = (): void => {

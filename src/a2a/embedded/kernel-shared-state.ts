@@ -1,0 +1,17 @@
+import { KernelSessionRestore } from './kernel-session-restore';
+import { PendingKernelInputs } from './pending-kernel-inputs';
+import { PipelineJournal } from './pipeline-journal';
+
+/**
+ * What the scripted kernel remembers across requests, shared by the executor (which writes it as it
+ * plays scripts) and the HTTP side (which checks answers and serves the extension routes from it).
+ */
+export interface KernelSharedState {
+  readonly inputs: PendingKernelInputs;
+  readonly pipelines: PipelineJournal;
+  readonly sessions: KernelSessionRestore;
+}
+
+export function createKernelSharedState(sessions = new KernelSessionRestore()): KernelSharedState {
+  return { inputs: new PendingKernelInputs(), pipelines: new PipelineJournal(), sessions };
+}

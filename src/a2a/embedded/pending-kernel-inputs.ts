@@ -1,0 +1,152 @@
+import type { PendingInputsView } from './check-kernel-answer';
+import type { InputRoute } from './kernel-inputs';
+import type { KernelAnswer, KernelAwaitStep, KernelInputValue } from './kernel-script';
+
+interface TaskInputs {
+  readonly contextId: string;
+  /** Announced and not answered yet, by input id, with the field that carried them. */
+  readonly pending: Map<string, { readonly value: KernelInputValue; readonly via: InputRoute }>;
+  /** Accepted answers no turn has used yet. */
+  readonly inbox: KernelAnswer[];
+  /** The await step a turn stopped at, when it ended at INPUT_REQUIRED. */
+  parked?: KernelAwaitStep;
+  /** A turn runs on the task (or the SDK is about to start one for an accepted answer). */
+  isBusy: boolean;
+  wake?: () => void;
+}
+
+/** Where an accepted answer goes: to a turn that runs, or through the SDK to a new turn. */
+export type AnswerDestination = 'running-turn' | 'new-turn';
+
+/**
+ * What each task waits for, shared by the executor (which announces inputs, parks and resumes turns)
+ * and the JSON-RPC endpoint (which checks answers before the SDK sees them). The SDK keeps no script
+ * state between messages, so a parked turn lives here (a2a-js-sdk.md §3.3).
+ */
+export class PendingKernelInputs {
+  private readonly tasks = new Map<string, TaskInputs>();
+
+  /** A turn starts on a task; returns the await step it parked at, to continue from. */
+  beginTurn(taskId: string, contextId: string): KernelAwaitStep | undefined {
+    const task = this.taskOf(taskId, contextId);
+    task.isBusy = true;
+    const parked = task.parked;
+    task.parked = undefined;
+    return parked;
+  }
+
+  endTurn(taskId: string): void {
+    const task = this.tasks.get(taskId);
+    if (!task) return;
+    task.isBusy = false;
+    if (task.pending.size === 0 && task.inbox.length === 0 && !task.parked) this.tasks.delete(taskId);
+  }
+
+  /** The executor published a frame announcing these inputs: answers to them are now accepted. */
+  announce(
+    taskId: string,
+    contextId: string,
+    inputs: readonly { value: KernelInputValue; via: InputRoute }[],
+  ) {
+    if (inputs.length === 0) return;
+    const task = this.taskOf(taskId, contextId);
+    for (const input of inputs) task.pending.set(input.value.inputId, input);
+  }
+
+  /** What the task waits for, or undefined when it waits for nothing. */
+  viewOf(taskId: string): PendingInputsView | undefined {
+    const task = this.tasks.get(taskId);
+    if (!task || task.pending.size === 0) return undefined;
+    return {
+      taskId,
+      contextId: task.contextId,
+      values: [...task.pending.values()].map((input) => input.value),
+    };
+  }
+
+  /** `metadata.iac_code` inputs for a task snapshot, as the kernel shows a waiting task (reference §5.4 step 5). */
+  snapshotInputsOf(taskId: string): Record<string, unknown> | undefined {
+    const task = this.tasks.get(taskId);
+    if (!task || task.pending.size === 0) return undefined;
+    const inputs = [...task.pending.values()];
+    const direct = inputs.find((input) => input.via === 'input');
+    const sideband = inputs.filter((input) => input.via === 'pendingPermissions').map((input) => input.value);
+    return {
+      ...(direct ? { input: direct.value } : {}),
+      ...(sideband.length ? { pendingPermissions: sideband } : {}),
+    };
+  }
+
+  /**
+   * A checked answer: its input stops pending (a second answer to it is refused). The task is marked
+   * busy at once, so an answer to another of its inputs arriving before the new turn starts goes to
+   * that turn instead of starting a second one.
+   */
+  accept(taskId: string, answer: KernelAnswer): AnswerDestination {
+    const task = this.tasks.get(taskId);
+    if (!task) return 'new-turn';
+    task.pending.delete(answer.inputId);
+    const destination: AnswerDestination = task.isBusy ? 'running-turn' : 'new-turn';
+    task.isBusy = true;
+    return destination;
+  }
+
+  /** Hands an accepted answer to the task's turn (now, or when it next awaits). */
+  deliver(taskId: string, answer: KernelAnswer): void {
+    const task = this.tasks.get(taskId);
+    if (!task) return;
+    task.inbox.push(answer);
+    task.wake?.();
+  }
+
+  /** Takes an answer to one of `inputIds` from the inbox, if one arrived. */
+  takeAnswer(taskId: string, inputIds: readonly string[]): KernelAnswer | undefined {
+    const inbox = this.tasks.get(taskId)?.inbox;
+    const index = inbox?.findIndex((answer) => inputIds.includes(answer.inputId)) ?? -1;
+    return index < 0 ? undefined : inbox!.splice(index, 1)[0];
+  }
+
+  /** Waits, with the turn still running, for an answer to one of `inputIds`; undefined once aborted. */
+  async awaitAnswer(
+    taskId: string,
+    inputIds: readonly string[],
+    signal: AbortSignal,
+  ): Promise<KernelAnswer | undefined> {
+    for (;;) {
+      const answer = this.takeAnswer(taskId, inputIds);
+      if (answer || signal.aborted) return answer;
+      const task = this.tasks.get(taskId);
+      if (!task) return undefined;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          task.wake = undefined;
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        task.wake = done;
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  /** The turn ended at INPUT_REQUIRED inside `step`; the next message on the task continues it. */
+  park(taskId: string, step: KernelAwaitStep): void {
+    const task = this.tasks.get(taskId);
+    if (task) task.parked = step;
+  }
+
+  /** The task was cancelled: nothing it waited for can be answered any more. */
+  forget(taskId: string): void {
+    this.tasks.get(taskId)?.wake?.();
+    this.tasks.delete(taskId);
+  }
+
+  private taskOf(taskId: string, contextId: string): TaskInputs {
+    let task = this.tasks.get(taskId);
+    if (!task) {
+      task = { contextId, pending: new Map(), inbox: [], isBusy: false };
+      this.tasks.set(taskId, task);
+    }
+    return task;
+  }
+}

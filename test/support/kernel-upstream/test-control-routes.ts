@@ -1,0 +1,54 @@
+import type { ServerResponse } from 'node:http';
+import type { KernelRouteHandler } from '../../../src/a2a/embedded/kernel-server';
+import type { KernelRequestLogEntry } from '../../../src/a2a/embedded/kernel-request-log-entry';
+import {
+  parseInjectedFault,
+  type KernelFaultInjector,
+} from '../../../src/a2a/embedded/kernel-fault-injector';
+import {
+  ENSURE_RESTORED_MODES,
+  isEnsureRestoredMode,
+  type KernelSessionRestore,
+} from '../../../src/a2a/embedded/kernel-session-restore';
+import { ENSURE_RESTORED_MODE_PATH, FAULTS_PATH, REQUEST_JOURNAL_PATH } from './upstream-protocol';
+
+/** The test entry's control routes: the request journal, fault injection, the session-restore mode. */
+export function testControlRoutes(controls: {
+  journal: readonly KernelRequestLogEntry[];
+  faults: KernelFaultInjector;
+  sessions: KernelSessionRestore;
+}): Record<string, KernelRouteHandler> {
+  return {
+    [`GET ${REQUEST_JOURNAL_PATH}`]: (_request, response) => send(response, 200, controls.journal),
+    [`POST ${FAULTS_PATH}`]: (_request, response, body) => {
+      const fault = parseInjectedFault(parse(body));
+      if (typeof fault === 'string') return send(response, 400, { error: fault });
+      controls.faults.arm(fault);
+      send(response, 200, { armed: fault });
+    },
+    [`DELETE ${FAULTS_PATH}`]: (_request, response) => {
+      controls.faults.clear();
+      send(response, 200, { armed: [] });
+    },
+    [`POST ${ENSURE_RESTORED_MODE_PATH}`]: (_request, response, body) => {
+      const mode = (parse(body) as { mode?: unknown } | undefined)?.mode;
+      if (!isEnsureRestoredMode(mode))
+        return send(response, 400, { error: `mode must be one of ${ENSURE_RESTORED_MODES.join(', ')}` });
+      controls.sessions.setMode(mode);
+      send(response, 200, { mode });
+    },
+  };
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+function parse(body: string | undefined): unknown {
+  try {
+    return JSON.parse(body ?? '') as unknown;
+  } catch {
+    return undefined;
+  }
+}
