@@ -1,31 +1,39 @@
 import 'reflect-metadata';
-import { ConsoleLogger } from '@nestjs/common';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
 import { loadProcessConfig } from './config/process-config';
 import { createLogger } from './common/create-logger';
+import type { LogSettings } from './logging/pino-options';
+
+/** The log settings once the configuration is known, for a failure after that point. */
+let logSettings: LogSettings | undefined;
 
 async function bootstrap(): Promise<void> {
   const config = loadProcessConfig();
-  const logger = createLogger(config.log);
+  logSettings = config.log;
   // bodyParser off: the run and cancel routes read their own body after the guard, capped while streaming.
+  // bufferLogs: what Nest logs while it builds the app waits for pino (useLogger below) instead of the console.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
-    logger,
+    bufferLogs: true,
     forceCloseConnections: true,
   });
+  app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
-  logger.log({ msg: 'configuration', ...describeConfig(config) }, 'Bootstrap');
+  const logger = new NestLogger('Bootstrap');
+  logger.log({ msg: 'configuration', ...describeConfig(config) });
   await app.listen(config.port, config.host);
-  logger.log({ msg: 'listening', url: `http://${config.host}:${config.port}/` }, 'Bootstrap');
+  logger.log({ msg: 'listening', url: `http://${config.host}:${config.port}/` });
 }
 
 bootstrap().catch((error: unknown) => {
   // A configuration error is the user's to fix: say which variable, without a stack trace.
   const message =
     error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
-  new ConsoleLogger('Bootstrap').fatal(`agui-a2a-gateway did not start: ${message}`);
+  createLogger(logSettings).fatal({ context: 'Bootstrap' }, `agui-a2a-gateway did not start: ${message}`);
   process.exitCode = 1;
 });

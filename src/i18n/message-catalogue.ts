@@ -1,15 +1,33 @@
 import { Injectable } from '@nestjs/common';
+import { DE } from './catalogue/de';
 import { EN } from './catalogue/en';
+import { ES } from './catalogue/es';
+import { FR } from './catalogue/fr';
+import { JA } from './catalogue/ja';
+import { PT } from './catalogue/pt';
+import { ZH } from './catalogue/zh';
 import type { MessageKey } from './message-key';
 
 export type Language = 'en' | 'zh' | 'es' | 'fr' | 'de' | 'ja' | 'pt';
 
-const CATALOGUES: Partial<Record<Language, Partial<Record<MessageKey, string>>>> = { en: EN };
+/**
+ * Every language has every key: each translation is a `Record<MessageKey, string>`, so a key added to the
+ * English source does not compile until all six translations have it (reference §1.6, issue #8).
+ */
+export const CATALOGUES: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = {
+  en: EN,
+  zh: ZH,
+  es: ES,
+  fr: FR,
+  de: DE,
+  ja: JA,
+  pt: PT,
+};
 
-/** Renders catalogue keys in a language, falling back to English for a key a language lacks. */
+/** Renders catalogue keys in a language; an unknown language (only possible through a cast) gets English. */
 @Injectable()
 export class MessageCatalogue {
   render(key: MessageKey, language: Language = 'en'): string {
-    return CATALOGUES[language]?.[key] ?? EN[key];
+    return (CATALOGUES[language] ?? EN)[key];
   }
 }

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { ConsoleLogger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
+import { Logger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { AppModule } from '../../src/app.module';
 import { APP_CONFIG } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
+import { LOG_DESTINATION } from '../../src/logging/log-destination';
 
 export interface RunningGateway {
   /** Base URL ending with '/'. */
@@ -19,20 +21,19 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** Captures the JSON log lines of one app instead of printing them. */
-class CapturingLogger extends ConsoleLogger {
-  constructor(private readonly sink: string[]) {
-    super({ json: true, logLevels: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] });
-  }
-  protected override printMessages(messages: unknown[], context?: string, logLevel?: never): void {
-    for (const message of messages)
-      this.sink.push(
-        this.stringifyJsonLogObject(
-          this.getJsonLogObject(message, { context: context ?? '', logLevel: logLevel ?? 'log' } as never),
-        ),
-      );
-  }
-}
+/** The `logs` arrays of the gateways that are open in this test file. */
+const openLogSinks = new Set<string[]>();
+
+/**
+ * Captures JSON log lines instead of printing them. nestjs-pino keeps one pino instance per process (per
+ * Jest test file), built with the first app's destination, so a line cannot tell which app wrote it: every
+ * gateway open at that moment receives it. A test with one gateway sees exactly its own lines.
+ */
+const capturedLines: DestinationStream = {
+  write(line: string): void {
+    for (const sink of openLogSinks) sink.push(line.replace(/\n$/, ''));
+  },
+};
 
 /**
  * A real gateway on 127.0.0.1 port 0 with the given environment (STYLE §2.8): the body parser off and
@@ -55,18 +56,27 @@ export async function startGateway(
       isTty: false,
     },
   );
+  const logs: string[] = [];
+  openLogSinks.add(logs);
   const moduleRef = await configure(
     Test.createTestingModule({ imports: [AppModule] })
       .overrideProvider(APP_CONFIG)
-      .useValue(config),
+      .useValue(config)
+      .overrideProvider(LOG_DESTINATION)
+      .useValue(capturedLines),
   ).compile();
-  const logs: string[] = [];
   const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     forceCloseConnections: true,
-    logger: new CapturingLogger(logs),
+    bufferLogs: true,
   });
+  // As in main.ts: Nest's Logger calls go through pino, so `logs` holds exactly what production writes.
+  app.useLogger(app.get(Logger));
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, app, logs, close: () => app.close() };
+  const close = async () => {
+    await app.close();
+    openLogSinks.delete(logs);
+  };
+  return { url: `http://127.0.0.1:${port}/`, app, logs, close };
 }

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { Module } from '@nestjs/common';
+import { LoggerModule, type Params } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { LOG_DESTINATION } from './log-destination';
+import { pinoHttpOptions } from './pino-http-options';
+import { isPrettyAvailable } from './pretty-available';
+
+/**
+ * Structured logs through nestjs-pino (issue #8): JSON lines (or pino-pretty on a terminal), one line per
+ * request, secrets redacted by path. The Nest `Logger` calls in the code reach pino once main.ts calls
+ * `app.useLogger(app.get(Logger))`. nestjs-pino keeps one pino-http instance per process: the first app
+ * created in a process fixes the level, format and destination of every later one.
+ */
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      providers: [{ provide: LOG_DESTINATION, useFactory: () => null }],
+      inject: [APP_CONFIG, LOG_DESTINATION],
+      useFactory: (config: AppConfig, destination: DestinationStream | null): Params => {
+        const options = pinoHttpOptions(config.log, {
+          prettyAvailable: destination === null && isPrettyAvailable(),
+          generateId: randomUUID,
+        });
+        return { pinoHttp: destination ? [options, destination] : options };
+      },
+    }),
+  ],
+})
+export class LoggingModule {}
