@@ -1,6 +1,8 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { A2aCallObserver } from '../metrics/a2a-call-observer';
+import { MetricsModule } from '../metrics/metrics.module';
 import { A2A_GATEWAY } from './a2a-gateway';
 import { A2aHealthIndicator } from './a2a.health';
 import { SdkA2aGateway } from './sdk-a2a-gateway';
@@ -12,7 +14,7 @@ import { A2A_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream } from './upstream
  * before the app listens), provides the gateway over it, and stops what it started on shutdown.
  */
 @Module({
-  imports: [TerminusModule],
+  imports: [TerminusModule, MetricsModule],
   providers: [
     {
       provide: RUNNING_UPSTREAM,
@@ -26,12 +28,13 @@ import { A2A_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream } from './upstream
     },
     {
       provide: A2A_GATEWAY,
-      inject: [RUNNING_UPSTREAM, APP_CONFIG],
-      useFactory: (running: RunningUpstream, config: AppConfig) =>
+      inject: [RUNNING_UPSTREAM, APP_CONFIG, A2aCallObserver],
+      useFactory: (running: RunningUpstream, config: AppConfig, observer: A2aCallObserver) =>
         new SdkA2aGateway({
           url: running.descriptor.url,
           token: running.token,
           cancelTimeoutMs: config.cancelTimeoutMs,
+          observer,
         }),
     },
     A2aHealthIndicator,

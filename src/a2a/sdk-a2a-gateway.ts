@@ -10,6 +10,7 @@ import {
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
+import type { A2aCallObserver } from '../metrics/a2a-call-observer';
 import { ErrorCode } from '../common/error-code';
 import type { A2aFrame, A2aGateway, A2aOutgoingMessage } from './a2a-gateway';
 import { PinnedAgentCardResolver } from './pinned-agent-card-resolver';
@@ -25,7 +26,15 @@ export interface SdkA2aGatewayOptions {
   readonly cancelTimeoutMs: number;
   /** Bound on one agent-card fetch (client creation and readiness). */
   readonly cardTimeoutMs?: number;
+  /** Times and traces each call and sends its W3C trace headers; calls go unobserved without it. */
+  readonly observer?: Pick<A2aCallObserver, 'call' | 'stream'>;
 }
+
+/** Without an observer (unit tests), calls run as they are, with no trace headers. */
+const UNOBSERVED: Pick<A2aCallObserver, 'call' | 'stream'> = {
+  call: (_method, send) => send({}),
+  stream: (_method, open) => open({}),
+};
 
 /** reference §3.1: GetTask asks for the last 100 history entries unless told otherwise. */
 export const DEFAULT_HISTORY_LENGTH = 100;
@@ -41,9 +50,11 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   private readonly resolver: PinnedAgentCardResolver;
   private readonly factory: ClientFactory;
   private clientPromise?: Promise<Client>;
+  private readonly observer: Pick<A2aCallObserver, 'call' | 'stream'>;
 
   constructor(private readonly options: SdkA2aGatewayOptions) {
     this.baseUrl = withTrailingSlash(options.url);
+    this.observer = options.observer ?? UNOBSERVED;
     this.upstreamFetch = createUpstreamFetch(options.token);
     this.resolver = new PinnedAgentCardResolver(
       this.upstreamFetch.fetch,
@@ -64,14 +75,18 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
       message,
       configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
     });
-    yield* toFrames(client.sendMessageStream(request, { signal }), signal);
+    yield* this.observer.stream('SendStreamingMessage', (serviceParameters) =>
+      toFrames(client.sendMessageStream(request, { signal, serviceParameters }), signal),
+    );
   }
 
   async *subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame> {
     signal.throwIfAborted();
     const client = await untilAborted(this.client(), signal);
     const request = SubscribeToTaskRequest.fromJSON({ id: taskId });
-    yield* toFrames(client.resubscribeTask(request, { signal }), signal);
+    yield* this.observer.stream('SubscribeToTask', (serviceParameters) =>
+      toFrames(client.resubscribeTask(request, { signal, serviceParameters }), signal),
+    );
   }
 
   /**
@@ -83,7 +98,9 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     const signal = AbortSignal.timeout(this.options.cancelTimeoutMs);
     try {
       const client = await untilAborted(this.client(), signal);
-      await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), { signal });
+      await this.observer.call('CancelTask', (serviceParameters) =>
+        client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), { signal, serviceParameters }),
+      );
     } catch (error) {
       this.logger.error(`CancelTask failed taskId=${taskId} code=${ErrorCode.A2A_UNAVAILABLE}`);
       throw new AguiError(ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable', { cause: error });
@@ -92,7 +109,9 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
 
   async getTask(taskId: string, historyLength = DEFAULT_HISTORY_LENGTH): Promise<A2aFrame> {
     const client = await this.client();
-    const task = await client.getTask(GetTaskRequest.fromJSON({ id: taskId, historyLength }));
+    const task = await this.observer.call('GetTask', (serviceParameters) =>
+      client.getTask(GetTaskRequest.fromJSON({ id: taskId, historyLength }), { serviceParameters }),
+    );
     return { task: Task.toJSON(task) };
   }
 
@@ -102,7 +121,9 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
       message,
       configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
     });
-    const result = await client.sendMessage(request);
+    const result = await this.observer.call('SendMessage', (serviceParameters) =>
+      client.sendMessage(request, { serviceParameters }),
+    );
     return 'status' in result ? { task: Task.toJSON(result) } : { message: Message.toJSON(result) };
   }
 

@@ -31,4 +31,7 @@ export interface AdmittedRun {
   readonly cwd: string;
   /** The run's durable writes to its thread. */
   readonly persistence: RunPersistence;
+  readonly face: Face;
+  /** When admission completed (ms): time to first event is measured from here. */
+  readonly admittedAtMs: number;
 }

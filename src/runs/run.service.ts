@@ -9,6 +9,8 @@ import { ServiceLifecycle } from '../common/service-lifecycle';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MessageCatalogue } from '../i18n/message-catalogue';
 import { ResponseValidator } from '../interrupts/response-validator';
+import { RunMetrics } from '../metrics/run-metrics';
+import { RunTelemetry } from '../metrics/run-telemetry';
 import { ThreadAdmissionService } from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
@@ -35,6 +37,8 @@ export class RunService implements BeforeApplicationShutdown {
     private readonly registry: ThreadRegistry,
     private readonly lifecycle: ServiceLifecycle,
     private readonly validator: ResponseValidator,
+    private readonly metrics: RunMetrics,
+    private readonly telemetry: RunTelemetry,
   ) {}
 
   /** Everything that can refuse a run before the response starts (reference §6.5), persisted before it starts. */
@@ -52,6 +56,7 @@ export class RunService implements BeforeApplicationShutdown {
         ? new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps')
         : error;
     });
+    const admissionStarted = this.clock.now();
     const { state, expiredTaskId } = await this.admission.admit({
       threadId: input.threadId,
       runId: input.runId,
@@ -61,7 +66,11 @@ export class RunService implements BeforeApplicationShutdown {
       rosInvocationId: props.rosInvocationId,
       isResume: input.resume !== undefined,
     });
-    if (expiredTaskId) this.cancelExpired(expiredTaskId, input.threadId);
+    this.metrics.observeAdmission((this.clock.now() - admissionStarted) / 1000);
+    if (expiredTaskId) {
+      this.metrics.interruptExpired();
+      this.cancelExpired(expiredTaskId, input.threadId);
+    }
     this.logger.debug({ msg: 'run admitted', threadId: input.threadId, runId: input.runId });
     return {
       input,
@@ -75,6 +84,8 @@ export class RunService implements BeforeApplicationShutdown {
       rosInvocationId: state.execution.rosInvocationId,
       cwd,
       persistence: new ThreadRunState(this.registry, state, input.runId, this.logger),
+      face: request.face,
+      admittedAtMs: this.clock.now(),
     };
   }
 
@@ -90,6 +101,10 @@ export class RunService implements BeforeApplicationShutdown {
         validate: (schema, payload) => this.validator.validate(schema, payload),
         interruptTtlSeconds: this.config.interruptTtlSeconds,
       });
+      const observed = this.telemetry.startRun(
+        { threadId: run.threadId, runId: run.runId, executionId: run.executionId, face: run.face },
+        run.admittedAtMs,
+      );
       const iterator = execution.events();
       let settle!: () => void;
       this.openRuns.set(execution, new Promise<void>((resolve) => (settle = resolve)));
@@ -99,17 +114,20 @@ export class RunService implements BeforeApplicationShutdown {
             // A client that left early still lets the run read on until the task id is known (to cancel it).
             if (subscriber.closed && !execution.isReadingToCancel) break;
             if (!subscriber.closed) subscriber.next(next.value);
+            observed.event(next.value);
           }
           subscriber.complete();
         } catch (error) {
           subscriber.error(error);
         } finally {
+          observed.end();
           run.persistence.release();
           this.openRuns.delete(execution);
           settle();
         }
       };
-      void pump();
+      // Inside the run's span, so the A2A calls' spans and trace headers are its children.
+      void observed.span.activate(pump);
       return () => execution.disconnect();
     });
   }

@@ -3,7 +3,8 @@ import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { Response } from 'express';
 import { type Observable, map } from 'rxjs';
-import { withHeartbeat } from './with-heartbeat';
+import { RunMetrics } from '../metrics/run-metrics';
+import { HEARTBEAT_COMMENT, withHeartbeat } from './with-heartbeat';
 
 /**
  * Writes a run's events as SSE (reference §8): LF-only `data: <json>\n\n` frames through @ag-ui/encoder,
@@ -13,6 +14,8 @@ import { withHeartbeat } from './with-heartbeat';
 @Injectable()
 export class SseWriter {
   private readonly encoder = new EventEncoder({ accept: 'text/event-stream' });
+
+  constructor(private readonly metrics: RunMetrics) {}
 
   write(response: Response, events: Observable<BaseEvent>, heartbeatMs: number): void {
     response.status(200);
@@ -30,7 +33,10 @@ export class SseWriter {
         withHeartbeat(heartbeatMs),
       )
       .subscribe({
-        next: (frame) => response.write(frame),
+        next: (frame) => {
+          if (frame === HEARTBEAT_COMMENT) this.metrics.heartbeatSent();
+          response.write(frame);
+        },
         // RunService turns every failure into a RUN_ERROR event; an error here is a bug, so cut the stream.
         error: () => {
           finished = true;
