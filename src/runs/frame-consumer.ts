@@ -8,6 +8,7 @@ import { unwrapFrame, type UnwrappedFrame } from '../events/unwrap-frame';
 import { interruptsOfPending } from '../interrupts/build-interrupt';
 import { interruptExpiresAt } from './interrupt-ttl';
 import { mergePending } from '../interrupts/merge-pending';
+import { inputIdOf } from '../interrupts/project-input';
 import type { PendingInterruptEntry } from '../threads/thread-state';
 import type { RunContext } from './run-context';
 
@@ -74,9 +75,10 @@ export async function* commitInputs(
 ): AsyncGenerator<BaseEvent, boolean> {
   if (frame.requiredInputs.length === 0) return false;
   const { execution, appliedResumeDigests, contextId } = ctx.state;
-  const answeredIds = new Set(
-    appliedResumeDigests.filter((d) => d.executionId === execution.executionId).map((d) => d.interruptId),
-  );
+  const answeredIds = new Set([
+    ...appliedResumeDigests.filter((d) => d.executionId === execution.executionId).map((d) => d.interruptId),
+    ...ctx.answeringIds,
+  ]);
   const merged = mergePending(execution.pending, frame.requiredInputs, {
     ...(ctx.taskId ? { boundTaskId: ctx.taskId } : {}),
     contextId,
@@ -84,9 +86,10 @@ export async function* commitInputs(
     answeredIds,
     ...interruptExpiresAt(ctx),
   });
-  const waiting = frame.requiredInputs.some((input) =>
-    Object.hasOwn(merged.pending, String(input.inputId ?? '')),
-  );
+  const waiting = frame.requiredInputs.some((input) => {
+    const id = inputIdOf(input);
+    return !answeredIds.has(id) && Object.hasOwn(merged.pending, id);
+  });
   if (!waiting && merged.added.length === 0) return false;
   yield* commitInterrupt(ctx, merged.pending);
   return true;

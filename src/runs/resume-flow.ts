@@ -132,6 +132,7 @@ async function* sendAnswers(
     );
     throw new AguiError(ErrorCode.CANCELLED, 'cancelledByInterruptResponse');
   }
+  for (const step of plan.steps) for (const commit of step.commits) ctx.answeringIds.add(commit.interruptId);
   let end: StreamEnd | undefined;
   for (const step of plan.steps) {
     const message = resumeMessage(ctx, step, taskId);

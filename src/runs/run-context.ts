@@ -44,6 +44,11 @@ export class RunContext {
   lastState: string | undefined;
   /** Tool results of accepted question answers, emitted right after the session event (§4.4). */
   readonly pendingToolResults: SyntheticToolResult[] = [];
+  /**
+   * Interrupts this resume is answering: a wait still shown by A2A for one of them is not a new interrupt
+   * while the answers are being sent one call after another (§5.6).
+   */
+  readonly answeringIds = new Set<string>();
   /** The client left before the task id was known: cancel the task as soon as a frame names it (§7.2). */
   cancelOnceTaskIsKnown = false;
   private sessionAnnounced = false;

@@ -14,6 +14,6 @@ export interface RunPersistence {
   markTerminal(): Promise<void>;
   /** Called when the cancel extension cancels this execution while the run streams. */
   onCancelled(callback: () => void): void;
-  /** Frees the thread's active-run slot. */
-  release(): void;
+  /** Frees the thread's active-run slot (on every replica: a lease in Redis). Idempotent; never rejects. */
+  release(): Promise<void>;
 }

@@ -2,7 +2,10 @@ import type { Language } from '../i18n/message-catalogue';
 import type { IacCodeProps, RunAgentInput } from './input/parse-run-input';
 import type { RunPersistence } from './run-persistence';
 
-/** Which face a run came in on; it decides only how errors before the stream are rendered. */
+/**
+ * Which face a run came in on; it decides only how errors before the stream are rendered. `agentcore`
+ * covers both AgentCore transports, `POST /invocations` and `/ws`.
+ */
 export type Face = 'iac-code' | 'agentcore';
 
 /** A validated request on its way to admission. */
@@ -13,6 +16,13 @@ export interface RunRequest {
   readonly rawBody: string;
   readonly language: Language;
   readonly face: Face;
+  /** `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id`, when the request carried a well-formed one. */
+  readonly agentCoreSessionId?: string;
+  /**
+   * `props` were filled from configuration for a generic AG-UI client (IAC_CODE_AGUI_GENERIC_CLIENTS):
+   * admission then takes a resume's `rosInvocationId` from the thread instead of this run's id.
+   */
+  readonly hasGenericProps?: boolean;
 }
 
 /** A run that passed admission: its identities are fixed and its thread slot is held until release. */

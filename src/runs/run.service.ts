@@ -1,7 +1,9 @@
+import { mkdir } from 'node:fs/promises';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { BaseEvent } from '@ag-ui/core';
 import { Observable } from 'rxjs';
 import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
+import { ActivityTracker } from '../common/activity-tracker';
 import { AguiError } from '../common/agui-error';
 import { CLOCK, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
@@ -14,6 +16,7 @@ import { RunTelemetry } from '../metrics/run-telemetry';
 import { ThreadAdmissionService } from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
+import type { IacCodeProps } from './input/parse-run-input';
 import { resolveCwd } from './input/resolve-cwd';
 import { RunExecution } from './run-execution';
 import type { AdmittedRun, RunRequest } from './run-request';
@@ -39,15 +42,17 @@ export class RunService implements BeforeApplicationShutdown {
     private readonly validator: ResponseValidator,
     private readonly metrics: RunMetrics,
     private readonly telemetry: RunTelemetry,
+    private readonly activity: ActivityTracker,
   ) {}
 
   /** Everything that can refuse a run before the response starts (reference §6.5), persisted before it starts. */
   async admit(request: RunRequest): Promise<AdmittedRun> {
     if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
-    const { input, props } = request;
+    const { input } = request;
+    const props = request.hasGenericProps ? await this.genericProps(request) : request.props;
     const cwd = await resolveCwd(
       props.cwd,
-      this.config.allowedCwdRoots,
+      await this.allowedCwdRoots(),
       this.config.homeDir,
       this.config.childEnvironment,
     ).catch((error: unknown) => {
@@ -65,6 +70,10 @@ export class RunService implements BeforeApplicationShutdown {
       userId: props.userId ?? null,
       rosInvocationId: props.rosInvocationId,
       isResume: input.resume !== undefined,
+      // Bound only when configured: a thread then refuses runs from another AgentCore session (issue #6 item 3).
+      ...(this.config.sessionBinding && request.agentCoreSessionId !== undefined
+        ? { agentCoreSessionId: request.agentCoreSessionId }
+        : {}),
     });
     this.metrics.observeAdmission((this.clock.now() - admissionStarted) / 1000);
     if (expiredTaskId) {
@@ -89,9 +98,37 @@ export class RunService implements BeforeApplicationShutdown {
     };
   }
 
+  /**
+   * Generic clients (IAC_CODE_AGUI_GENERIC_CLIENTS): the reader filled `iacCode` with this run's id as the
+   * invocation id. A resume must carry the interrupted turn's id, which admission checks (§6.5 step 7), so
+   * it is read from the thread; a thread we have never seen keeps the run id and is refused as lost.
+   */
+  private async genericProps(request: RunRequest): Promise<IacCodeProps> {
+    if (request.input.resume === undefined) return request.props;
+    const { threadId } = request.input;
+    const state = await this.registry
+      .withLock(threadId, () => this.registry.load(threadId))
+      .catch((error: unknown) => {
+        throw error instanceof AguiError
+          ? error
+          : new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause: error });
+      });
+    return state ? { ...request.props, rosInvocationId: state.execution.rosInvocationId } : request.props;
+  }
+
+  /** The configured roots, plus the generic-client workspace root in that mode (created on first use). */
+  private async allowedCwdRoots(): Promise<readonly string[]> {
+    if (!this.config.genericClients) return this.config.allowedCwdRoots;
+    // resolveCwd drops roots that do not exist, so the root must exist before the first generic run.
+    await mkdir(this.config.genericWorkspaceRoot, { recursive: true, mode: 0o700 });
+    return [...this.config.allowedCwdRoots, this.config.genericWorkspaceRoot];
+  }
+
   /** The run as an Observable; unsubscribing (client gone) cancels the A2A task unless the run ended. */
   stream(run: AdmittedRun): Observable<BaseEvent> {
     return new Observable<BaseEvent>((subscriber) => {
+      // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
+      const endActivity = this.activity.begin();
       const execution = new RunExecution(run, {
         gateway: this.gateway,
         persistence: run.persistence,
@@ -116,13 +153,16 @@ export class RunService implements BeforeApplicationShutdown {
             if (!subscriber.closed) subscriber.next(next.value);
             observed.event(next.value);
           }
+          // Free the slot before the stream ends: the client's next turn may reach another replica at once.
+          await run.persistence.release();
           subscriber.complete();
         } catch (error) {
           subscriber.error(error);
         } finally {
           observed.end();
-          run.persistence.release();
+          void run.persistence.release();
           this.openRuns.delete(execution);
+          endActivity();
           settle();
         }
       };
@@ -159,14 +199,16 @@ export class RunService implements BeforeApplicationShutdown {
 
   /** Seed expiry (DESIGN): the turn that replaced an expired interrupt cancels its A2A task, best effort. */
   private cancelExpired(taskId: string, threadId: string): void {
-    this.gateway.cancelTask(taskId).catch((error: unknown) =>
-      this.logger.warn({
-        msg: 'CancelTask of an expired interrupt failed',
-        threadId,
-        taskId,
-        error: String(error),
-      }),
-    );
+    this.activity
+      .track(() => this.gateway.cancelTask(taskId))
+      .catch((error: unknown) =>
+        this.logger.warn({
+          msg: 'CancelTask of an expired interrupt failed',
+          threadId,
+          taskId,
+          error: String(error),
+        }),
+      );
   }
 }
 

@@ -4,6 +4,7 @@ import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { SseRunErrorFilter } from '../common/filters/sse-run-error.filter';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { agentCoreSessionIdOf, REQUEST_ID_HEADER, SESSION_ID_HEADER } from '../logging/request-log-fields';
 import { RunRequestReader } from './run-request-reader';
 import type { Face } from './run-request';
 import { RunService } from './run.service';
@@ -36,8 +37,21 @@ export class RunsController {
   }
 
   private async handle(request: Request, response: Response, face: Face): Promise<void> {
+    echoAgentCoreIds(request, response);
     const runRequest = await this.reader.read(request, face);
     const admitted = await this.runs.admit(runRequest);
     this.sse.write(response, this.runs.stream(admitted), this.config.heartbeatMs);
   }
+}
+
+/**
+ * The AgentCore session id and the request id (the platform's, or the one generated for the logs) go
+ * back as response headers, on refusals too, so a client can quote them (issue #6 item 3). Only ids that
+ * passed the log check (printable, bounded) are echoed.
+ */
+function echoAgentCoreIds(request: Request, response: Response): void {
+  const sessionId = agentCoreSessionIdOf(request.headers);
+  if (sessionId) response.setHeader(SESSION_ID_HEADER, sessionId);
+  const requestId: unknown = (request as Request & { id?: unknown }).id;
+  if (typeof requestId === 'string') response.setHeader(REQUEST_ID_HEADER, requestId);
 }
