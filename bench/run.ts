@@ -22,6 +22,7 @@ import { measurePacedLatency } from './scenarios/paced-latency';
 import { measurePacedRuns } from './scenarios/paced-runs';
 import { profileGateway } from './scenarios/profile-gateway';
 import { measureStateLatency } from './scenarios/state-latency';
+import { measureRedisStateLatency } from './scenarios/state-latency-redis';
 import { measureThroughput } from './scenarios/throughput';
 import {
   REPO_ROOT,
@@ -72,7 +73,9 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
       return;
     }
     log(`state store latency (${sizes.stateThreads} threads)`);
-    const state = await measureStateLatency(sizes.stateThreads, workDir);
+    const fileState = await measureStateLatency(sizes.stateThreads, workDir);
+    log(`state store latency on Redis (${sizes.stateThreads} threads)`);
+    const state = { ...fileState, redis: await measureRedisStateLatency(sizes.stateThreads) };
     log(`cold start (${sizes.coldStarts} starts)`);
     const coldStart = await measureColdStart(sizes.coldStarts, gatewayOptions('cold'));
     const gateway = await startGateway(gatewayOptions('main'));

@@ -73,6 +73,10 @@ export function formatReport(result: BenchResult): string {
       `upstream lateness ${ms(p.proxy.upstreamLateness)}`,
     `cold start (${d.coldStart.starts}): median ${d.coldStart.medianMs} ms, max ${d.coldStart.maxMs} ms`,
     `state (file store, ${s.threads} threads): admission ${ms(s.firstTurn.admission)}; ` +
-      `write ${ms(s.write)}; load ${s.secondTurn.load ? ms(s.secondTurn.load) : '-'}; Redis: not built yet`,
+      `write ${ms(s.write)}; load ${s.secondTurn.load ? ms(s.secondTurn.load) : '-'}`,
+    s.redis
+      ? `state (Redis, ${s.redis.threads} threads): admission with lock, read and claim ${ms(s.redis.admission)}; ` +
+        `run write ${ms(s.redis.write)}; release ${ms(s.redis.release)}`
+      : 'state (Redis): not measured',
   ].join('\n');
 }

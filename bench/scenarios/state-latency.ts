@@ -7,6 +7,7 @@ import { decideAdmission, type AdmissionRequest } from '../../src/threads/decide
 import { FileThreadStore } from '../../src/threads/file-thread-store';
 import type { ThreadState } from '../../src/threads/thread-state';
 import { latencyFigures, type LatencyFigures } from './paced-latency';
+import type { RedisStateLatencyResult } from './state-latency-redis';
 
 export interface StateTurnFigures {
   /** Loading the thread's file (second turn only). */
@@ -24,8 +25,8 @@ export interface StateLatencyResult {
   readonly secondTurn: StateTurnFigures;
   /** Every write of both turns. */
   readonly write: LatencyFigures;
-  /** The Redis store does not exist yet (DESIGN "Scale-out"): nothing to measure. */
-  readonly redis: null;
+  /** The Redis store beside it (`state-latency-redis.ts`); null when it was not measured. */
+  readonly redis: RedisStateLatencyResult | null;
 }
 
 function runBody(threadId: string, runId: string): string {

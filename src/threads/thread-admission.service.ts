@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { canonicalDigest } from './canonical-digest';
 import { decideAdmission } from './decide-admission';
+import { ThreadWriteConflictError } from './thread-cluster';
 import { ThreadRegistry } from './thread-registry';
 import type { ThreadState } from './thread-state';
 
@@ -26,6 +27,9 @@ export interface ThreadAdmission {
   readonly expiredTaskId?: string;
 }
 
+/** Admission decided again after a lost compare-and-set, this many times in all (cluster mode). */
+const ADMISSION_ATTEMPTS = 3;
+
 /**
  * Admission of reference §6.5 under the thread's lock: load, decide (pure), persist, take the run slot.
  * Persisted before the response starts; a failed write leaves memory untouched and answers 503.
@@ -39,52 +43,72 @@ export class ThreadAdmissionService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  admit(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
+  /**
+   * In cluster mode the write is a compare-and-set that also claims the run lease: if another replica wrote
+   * the thread meanwhile, the whole admission is decided again on what it wrote; a thread that keeps moving
+   * answers THREAD_BUSY (409) — someone else is using it.
+   */
+  async admit(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
     const digest = canonicalDigest(request.rawBody);
-    return this.registry.withLock(request.threadId, async () => {
-      const current = await this.registry.load(request.threadId);
-      const decision = decideAdmission(
-        current,
-        {
-          threadId: request.threadId,
-          runId: request.runId,
-          digest,
-          cwd: request.cwd,
-          userId: request.userId,
-          rosInvocationId: request.rosInvocationId,
-          isResume: request.isResume,
-          isThreadBusy: this.registry.isBusy(request.threadId),
-          newExecutionId: this.clock.uuid(),
-          ...(request.agentCoreSessionId !== undefined
-            ? { agentCoreSessionId: request.agentCoreSessionId }
-            : {}),
-        },
-        this.clock.now(),
-      );
-      if (decision.kind === 'refused') {
-        this.logger.debug({
-          msg: 'run refused',
-          code: decision.code,
-          threadId: request.threadId,
-          runId: request.runId,
-        });
-        throw new AguiError(decision.code, decision.messageKey);
-      }
+    for (let attempt = 1; ; attempt++) {
       try {
-        await this.registry.commit(decision.state);
+        return await this.registry.withLock(request.threadId, () => this.admitOnce(request, digest));
       } catch (error) {
-        this.logger.error({
-          msg: 'admission write failed',
-          code: ErrorCode.STATE_UNAVAILABLE,
-          threadId: request.threadId,
-        });
-        throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause: error });
+        if (!(error instanceof ThreadWriteConflictError)) throw error;
+        this.logger.debug({ msg: 'admission lost a race', threadId: request.threadId, attempt });
+        if (attempt >= ADMISSION_ATTEMPTS) throw new AguiError(ErrorCode.THREAD_BUSY, 'threadBusy');
       }
-      this.registry.claim(request.threadId, request.runId);
-      return {
-        state: decision.state,
-        ...(decision.expiredTaskId ? { expiredTaskId: decision.expiredTaskId } : {}),
-      };
-    });
+    }
+  }
+
+  private async admitOnce(request: ThreadAdmissionRequest, digest: string): Promise<ThreadAdmission> {
+    const current = await this.registry.load(request.threadId);
+    const decision = decideAdmission(
+      current,
+      {
+        threadId: request.threadId,
+        runId: request.runId,
+        digest,
+        cwd: request.cwd,
+        userId: request.userId,
+        rosInvocationId: request.rosInvocationId,
+        isResume: request.isResume,
+        isThreadBusy: this.registry.isBusy(request.threadId),
+        newExecutionId: this.clock.uuid(),
+        ...(request.agentCoreSessionId !== undefined
+          ? { agentCoreSessionId: request.agentCoreSessionId }
+          : {}),
+      },
+      this.clock.now(),
+    );
+    if (decision.kind === 'refused') {
+      this.logger.debug({
+        msg: 'run refused',
+        code: decision.code,
+        threadId: request.threadId,
+        runId: request.runId,
+      });
+      throw new AguiError(decision.code, decision.messageKey);
+    }
+    try {
+      await this.registry.commitAndClaim(decision.state, request.runId);
+    } catch (error) {
+      // A lost race (retried) and a lease held by another replica (409) are answers, not write failures.
+      if (error instanceof ThreadWriteConflictError) throw error;
+      if (error instanceof AguiError && error.code === ErrorCode.THREAD_BUSY) {
+        this.logger.debug({ msg: 'run refused', code: error.code, threadId: request.threadId });
+        throw error;
+      }
+      this.logger.error({
+        msg: 'admission write failed',
+        code: ErrorCode.STATE_UNAVAILABLE,
+        threadId: request.threadId,
+      });
+      throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause: error });
+    }
+    return {
+      state: decision.state,
+      ...(decision.expiredTaskId ? { expiredTaskId: decision.expiredTaskId } : {}),
+    };
   }
 }

@@ -1,57 +1,136 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import {
+  THREAD_CLUSTER,
+  ThreadWriteConflictError,
+  type ThreadCluster,
+  type ThreadWriteOutcome,
+} from './thread-cluster';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 import type { ThreadState } from './thread-state';
 
 interface ActiveRun {
   readonly runId: string;
   cancel?: (executionId: string) => void;
+  /** Cluster mode: the fencing token of this run's lease, and the timer that renews it. */
+  readonly leaseToken?: string;
+  readonly renewal?: NodeJS.Timeout;
+}
+
+/** A run's own writes name it, so that in cluster mode they are fenced by its lease (issue #12 item 3). */
+export interface CommitOptions {
+  readonly runId?: string;
 }
 
 /**
- * The in-memory side of thread state (reference §6.5, §6.7): a cache of loaded threads (load on demand,
- * nothing read at start), one async lock per thread so no two requests interleave their read-modify-write,
- * and the active-run slot, which is deliberately not persisted (a restart frees it).
+ * The in-memory side of thread state (reference §6.5, §6.7): one async lock per thread so no two requests
+ * interleave their read-modify-write, the active-run slot, and — with the file store — a cache of loaded
+ * threads (load on demand, nothing read at start) and a slot that is deliberately not persisted.
+ *
+ * With a `ThreadCluster` (the Redis store, DESIGN "Scale-out") the same API holds across replicas: the lock
+ * also takes a Redis mutex, `load` always reads Redis (no cache: another replica may have written), `commit`
+ * is a compare-and-set against the version that load saw, the slot is a lease with a TTL renewed while the
+ * run streams, and a cancel is broadcast to the replica streaming the run.
  */
 @Injectable()
-export class ThreadRegistry {
+export class ThreadRegistry implements OnApplicationShutdown {
+  private readonly logger = new Logger(ThreadRegistry.name);
   private readonly cache = new Map<string, ThreadState>();
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly activeRuns = new Map<string, ActiveRun>();
   private readonly commitListeners: ((state: ThreadState) => void)[] = [];
+  /** Cluster mode, per thread while someone holds its lock: the version and lease the last load saw. */
+  private readonly seenVersions = new Map<string, number>();
+  private readonly seenLeased = new Set<string>();
 
-  constructor(@Inject(THREAD_STORE) private readonly store: ThreadStore) {}
+  constructor(
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
+    @Optional() @Inject(THREAD_CLUSTER) private readonly cluster: ThreadCluster | null = null,
+  ) {
+    this.cluster?.onCancelPublished((threadId, executionId) => this.cancelLocalRun(threadId, executionId));
+  }
 
-  /** Runs `work` after every earlier holder of this thread's lock has finished. */
+  /** Runs `work` after every earlier holder of this thread's lock (on any replica, in cluster mode) has finished. */
   async withLock<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    const locked = this.cluster ? () => this.withClusterLock(this.cluster!, threadId, work) : work;
     const previous = this.tails.get(threadId) ?? Promise.resolve();
-    const current = previous.then(work, work);
+    const current = previous.then(locked, locked);
     const tail = current.catch(() => undefined);
     this.tails.set(threadId, tail);
     try {
       return await current;
     } finally {
       // Drop the entry once nobody queued behind us, so idle threads cost nothing.
-      if (this.tails.get(threadId) === tail) this.tails.delete(threadId);
+      if (this.tails.get(threadId) === tail) {
+        this.tails.delete(threadId);
+        this.seenVersions.delete(threadId);
+        this.seenLeased.delete(threadId);
+      }
     }
   }
 
-  /** The thread's state from the cache, else from the store; a store failure is not cached (retry reads again). */
+  /**
+   * The thread's state: from the cache, else the store (file mode); always from Redis in cluster mode. A
+   * store failure is not cached (retry reads again).
+   */
   async load(threadId: string): Promise<ThreadState | undefined> {
+    if (this.cluster) return this.loadFromCluster(this.cluster, threadId);
     const cached = this.cache.get(threadId);
     if (cached) return cached;
     const loaded = await this.store.load(threadId);
     if (loaded) {
       this.cache.set(threadId, loaded);
-      for (const listener of this.commitListeners) listener(loaded);
+      this.notifyCommitted(loaded);
     }
     return loaded;
   }
 
-  /** Writes durably first; the cache only ever holds what is on disk (a failed write changes nothing). */
-  async commit(state: ThreadState): Promise<void> {
-    await this.store.save(state);
-    this.cache.set(state.threadId, state);
-    for (const listener of this.commitListeners) listener(state);
+  /**
+   * Writes durably first; the cache only ever holds what is on disk (a failed write changes nothing). In
+   * cluster mode a compare-and-set: ThreadWriteConflictError if another replica wrote since the load, and
+   * STATE_PERSISTENCE_FAILED for a run's write (`runId`) once that run has lost its lease.
+   */
+  async commit(state: ThreadState, options: CommitOptions = {}): Promise<void> {
+    if (!this.cluster) {
+      await this.store.save(state);
+      this.cache.set(state.threadId, state);
+      this.notifyCommitted(state);
+      return;
+    }
+    const fenceToken =
+      options.runId === undefined ? undefined : (this.leaseTokenOf(state.threadId, options.runId) ?? '');
+    const outcome = await this.cluster.write(
+      state,
+      this.seenVersions.get(state.threadId) ?? 0,
+      fenceToken === undefined ? {} : { fenceToken },
+    );
+    this.afterClusterWrite(state, outcome);
+  }
+
+  /**
+   * Admission's write (reference §6.5 step 9) and the active-run slot, as one step. In cluster mode one
+   * atomic compare-and-set that also claims the lease: THREAD_BUSY if another replica holds it,
+   * ThreadWriteConflictError if the document moved.
+   */
+  async commitAndClaim(state: ThreadState, runId: string): Promise<void> {
+    if (!this.cluster) {
+      await this.commit(state);
+      this.activeRuns.set(state.threadId, { runId });
+      return;
+    }
+    const outcome = await this.cluster.write(state, this.seenVersions.get(state.threadId) ?? 0, {
+      claimForRun: runId,
+    });
+    if (outcome.kind === 'busy') throw new AguiError(ErrorCode.THREAD_BUSY, 'threadBusy');
+    this.afterClusterWrite(state, outcome);
+    const leaseToken = outcome.kind === 'written' ? outcome.leaseToken : undefined;
+    this.activeRuns.set(state.threadId, {
+      runId,
+      ...(leaseToken
+        ? { leaseToken, renewal: this.renewLease(this.cluster, state.threadId, leaseToken) }
+        : {}),
+    });
   }
 
   /** Called after every durable write (and after a load), e.g. to arm the interrupt expiry timer. */
@@ -59,12 +138,12 @@ export class ThreadRegistry {
     this.commitListeners.push(listener);
   }
 
+  /**
+   * Whether a run holds the thread's slot. In cluster mode this includes a lease held by another replica as
+   * the last `load` under the lock saw it — call it after `load`, inside `withLock`.
+   */
   isBusy(threadId: string): boolean {
-    return this.activeRuns.has(threadId);
-  }
-
-  claim(threadId: string, runId: string): void {
-    this.activeRuns.set(threadId, { runId });
+    return this.activeRuns.has(threadId) || this.seenLeased.has(threadId);
   }
 
   /** The active run registers how to end itself when its execution is cancelled from outside. */
@@ -73,17 +152,96 @@ export class ThreadRegistry {
     if (active?.runId === runId) active.cancel = cancel;
   }
 
-  /** Ends the thread's active run, if it belongs to that execution (the cancel extension, §7.1). */
+  /** Ends the thread's active run, if it belongs to that execution (the cancel extension, §7.1), on any replica. */
   cancelActiveRun(threadId: string, executionId: string): void {
+    this.cancelLocalRun(threadId, executionId);
+    this.cluster?.publishCancel(threadId, executionId).catch((error: unknown) =>
+      this.logger.warn({
+        msg: 'broadcasting a cancel failed',
+        threadId,
+        executionId,
+        error: String(error),
+      }),
+    );
+  }
+
+  /** Frees the slot; in cluster mode deletes the lease if it is still this run's. Never rejects. */
+  async release(threadId: string, runId: string): Promise<void> {
+    const active = this.activeRuns.get(threadId);
+    if (active?.runId !== runId) return;
+    this.activeRuns.delete(threadId);
+    clearInterval(active.renewal);
+    if (!this.cluster || !active.leaseToken) return;
+    await this.cluster.releaseLease(threadId, active.leaseToken).catch((error: unknown) =>
+      // The lease then expires on its own after its TTL.
+      this.logger.warn({ msg: 'releasing a run lease failed', threadId, runId, error: String(error) }),
+    );
+  }
+
+  /** Number of runs holding a slot on this replica: what AgentCore's /ping reports as busy. */
+  get activeRunCount(): number {
+    return this.activeRuns.size;
+  }
+
+  onApplicationShutdown(): void {
+    for (const active of this.activeRuns.values()) clearInterval(active.renewal);
+  }
+
+  private async withClusterLock<T>(cluster: ThreadCluster, threadId: string, work: () => Promise<T>) {
+    const lock = await cluster.lock(threadId);
+    try {
+      return await work();
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async loadFromCluster(cluster: ThreadCluster, threadId: string): Promise<ThreadState | undefined> {
+    const read = await cluster.read(threadId);
+    this.seenVersions.set(threadId, read.version);
+    if (read.isLeased) this.seenLeased.add(threadId);
+    else this.seenLeased.delete(threadId);
+    if (read.state) this.notifyCommitted(read.state);
+    return read.state;
+  }
+
+  private afterClusterWrite(state: ThreadState, outcome: ThreadWriteOutcome): void {
+    if (outcome.kind === 'conflict') throw new ThreadWriteConflictError();
+    if (outcome.kind !== 'written') {
+      this.logger.warn({ msg: 'a run lost its lease: write refused', threadId: state.threadId });
+      throw new AguiError(ErrorCode.STATE_PERSISTENCE_FAILED, 'executionMappingNotCommitted');
+    }
+    this.seenVersions.set(state.threadId, outcome.version);
+    this.notifyCommitted(state);
+  }
+
+  /** Renews at a third of the TTL; once the lease is gone the run's next write is refused (fencing). */
+  private renewLease(cluster: ThreadCluster, threadId: string, leaseToken: string): NodeJS.Timeout {
+    const renewal = setInterval(() => {
+      cluster.renewLease(threadId, leaseToken).then(
+        (isHeld) => {
+          if (isHeld) return;
+          clearInterval(renewal);
+          this.logger.warn({ msg: 'run lease lost', code: ErrorCode.THREAD_BUSY, threadId });
+        },
+        (error: unknown) =>
+          this.logger.warn({ msg: 'renewing a run lease failed', threadId, error: String(error) }),
+      );
+    }, cluster.leaseRenewMs);
+    renewal.unref();
+    return renewal;
+  }
+
+  private leaseTokenOf(threadId: string, runId: string): string | undefined {
+    const active = this.activeRuns.get(threadId);
+    return active?.runId === runId ? active.leaseToken : undefined;
+  }
+
+  private cancelLocalRun(threadId: string, executionId: string): void {
     this.activeRuns.get(threadId)?.cancel?.(executionId);
   }
 
-  release(threadId: string, runId: string): void {
-    if (this.activeRuns.get(threadId)?.runId === runId) this.activeRuns.delete(threadId);
-  }
-
-  /** Number of runs holding a slot: what AgentCore's /ping reports as busy. */
-  get activeRunCount(): number {
-    return this.activeRuns.size;
+  private notifyCommitted(state: ThreadState): void {
+    for (const listener of this.commitListeners) listener(state);
   }
 }

@@ -2,8 +2,12 @@ import type { Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import type { RunPersistence } from '../runs/run-persistence';
+import { ThreadWriteConflictError } from './thread-cluster';
 import type { ThreadRegistry } from './thread-registry';
 import type { ThreadExecution, ThreadState } from './thread-state';
+
+/** A compare-and-set lost to another replica is redone this many times in all (cluster mode). */
+const WRITE_ATTEMPTS = 3;
 
 /**
  * One run's writes to its thread (reference §6.6, §4.8 step 7), each under the thread's lock and each
@@ -12,6 +16,8 @@ import type { ThreadExecution, ThreadState } from './thread-state';
  */
 export class ThreadRunState implements RunPersistence {
   private current: ThreadState;
+  private lastWrite: Promise<unknown> = Promise.resolve();
+  private released?: Promise<void>;
 
   constructor(
     private readonly registry: ThreadRegistry,
@@ -26,15 +32,18 @@ export class ThreadRunState implements RunPersistence {
     return this.current;
   }
 
-  async markTerminal(): Promise<void> {
+  async markTerminal(last: (state: ThreadState) => ThreadState = (state) => state): Promise<void> {
     try {
-      await this.write((state) => ({
-        ...state,
-        execution: terminalExecution(state.execution),
-        terminalExecutionIds: state.terminalExecutionIds.includes(state.execution.executionId)
-          ? state.terminalExecutionIds
-          : [...state.terminalExecutionIds, state.execution.executionId],
-      }));
+      await this.write((current) => {
+        const state = last(current);
+        return {
+          ...state,
+          execution: terminalExecution(state.execution),
+          terminalExecutionIds: state.terminalExecutionIds.includes(state.execution.executionId)
+            ? state.terminalExecutionIds
+            : [...state.terminalExecutionIds, state.execution.executionId],
+        };
+      });
     } catch (error) {
       // Best effort (reference §6.6): the run already ended; a later turn rotates the execution anyway.
       this.logger.warn({
@@ -53,21 +62,42 @@ export class ThreadRunState implements RunPersistence {
     });
   }
 
-  release(): void {
-    this.registry.release(this.current.threadId, this.runId);
+  /**
+   * Frees the slot once the writes already started have landed (a disconnect's terminal marking must not
+   * arrive after the lease is gone, or it would be fenced). Idempotent; never rejects.
+   */
+  release(): Promise<void> {
+    this.released ??= this.lastWrite.then(() => this.registry.release(this.current.threadId, this.runId));
+    return this.released;
   }
 
   write(change: (state: ThreadState) => ThreadState): Promise<void> {
+    const written = this.writeWithRetry(change);
+    this.lastWrite = written.catch(() => undefined);
+    return written;
+  }
+
+  /**
+   * Under the thread's lock, on the freshest document. In cluster mode a compare-and-set that another
+   * replica (a cancel, an expiry) won is simply redone on what it wrote: `change` is a function of the state.
+   */
+  private async writeWithRetry(change: (state: ThreadState) => ThreadState): Promise<void> {
     const { threadId, execution } = this.current;
-    return this.registry.withLock(threadId, async () => {
-      const loaded = (await this.registry.load(threadId)) ?? this.current;
-      if (loaded.execution.executionId !== execution.executionId) {
-        throw new AguiError(ErrorCode.STATE_PERSISTENCE_FAILED, 'executionMappingNotCommitted');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.registry.withLock(threadId, async () => {
+          const loaded = (await this.registry.load(threadId)) ?? this.current;
+          if (loaded.execution.executionId !== execution.executionId) {
+            throw new AguiError(ErrorCode.STATE_PERSISTENCE_FAILED, 'executionMappingNotCommitted');
+          }
+          const next = change(loaded);
+          await this.registry.commit(next, { runId: this.runId });
+          this.current = next;
+        });
+      } catch (error) {
+        if (!(error instanceof ThreadWriteConflictError) || attempt >= WRITE_ATTEMPTS) throw error;
       }
-      const next = change(loaded);
-      await this.registry.commit(next);
-      this.current = next;
-    });
+    }
   }
 }
 

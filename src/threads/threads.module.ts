@@ -3,19 +3,44 @@ import { TerminusModule } from '@nestjs/terminus';
 import { CommonModule } from '../common/common.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { FileThreadStore } from './file-thread-store';
+import { RedisThreadStore } from './redis-thread-store';
+import {
+  DEFAULT_REDIS_THREAD_STORE_OPTIONS,
+  REDIS_THREAD_STORE_OPTIONS,
+  type RedisThreadStoreOptions,
+} from './redis-thread-store-options';
 import { ThreadAdmissionService } from './thread-admission.service';
+import { THREAD_CLUSTER } from './thread-cluster';
 import { ThreadRegistry } from './thread-registry';
-import { THREAD_STORE } from './thread-store';
+import { THREAD_STORE, type ThreadStore } from './thread-store';
 import { ThreadStoreHealthIndicator } from './thread-store.health';
 
 /** Durable thread state: the store chosen from configuration, the registry and admission. */
 @Module({
   imports: [CommonModule, TerminusModule],
   providers: [
+    { provide: REDIS_THREAD_STORE_OPTIONS, useValue: DEFAULT_REDIS_THREAD_STORE_OPTIONS },
     {
       provide: THREAD_STORE,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new FileThreadStore(config.stateDir),
+      inject: [APP_CONFIG, REDIS_THREAD_STORE_OPTIONS],
+      useFactory: (config: AppConfig, options: RedisThreadStoreOptions): ThreadStore =>
+        // loadConfig refuses `redis` without a URL, so redisUrl is set here.
+        config.store.kind === 'redis'
+          ? new RedisThreadStore(
+              {
+                redisUrl: config.store.redisUrl ?? '',
+                keyPrefix: config.store.keyPrefix,
+                tls: config.store.tls,
+              },
+              options,
+            )
+          : new FileThreadStore(config.stateDir),
+    },
+    {
+      // The same Redis store seen as a cluster (DESIGN "Scale-out"); null keeps the registry in-process.
+      provide: THREAD_CLUSTER,
+      inject: [THREAD_STORE],
+      useFactory: (store: ThreadStore) => (store instanceof RedisThreadStore ? store : null),
     },
     ThreadRegistry,
     ThreadAdmissionService,

@@ -1,0 +1,152 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import type { Clock } from '../../src/common/clock';
+import { ErrorCode } from '../../src/common/error-code';
+import { redisThreadKeys } from '../../src/threads/redis-thread-keys';
+import { RedisThreadStore } from '../../src/threads/redis-thread-store';
+import { DEFAULT_REDIS_THREAD_STORE_OPTIONS } from '../../src/threads/redis-thread-store-options';
+import {
+  ThreadAdmissionService,
+  type ThreadAdmissionRequest,
+} from '../../src/threads/thread-admission.service';
+import { ThreadRegistry } from '../../src/threads/thread-registry';
+import { ThreadRunState } from '../../src/threads/thread-run-state';
+import { startRedisServer, type RunningRedis } from '../support/redis-server';
+
+/** ThreadRegistry in cluster mode: two "replicas" (registry + store each) on one Redis, no HTTP in between. */
+let redis: RunningRedis;
+let raw: Redis;
+let prefixCount = 0;
+const stores: RedisThreadStore[] = [];
+const registries: ThreadRegistry[] = [];
+
+const clock: Clock = { now: () => 1_750_000_000_000, uuid: () => randomUUID() };
+const logger = new Logger('redis-thread-registry.int-spec');
+
+function replicas(count: number) {
+  const keyPrefix = `reg${++prefixCount}:`;
+  return {
+    keyPrefix,
+    nodes: Array.from({ length: count }, () => {
+      const store = new RedisThreadStore(
+        { redisUrl: redis.url, keyPrefix, tls: false },
+        { ...DEFAULT_REDIS_THREAD_STORE_OPTIONS, leaseTtlMs: 300, lockTtlMs: 500, lockWaitMs: 3_000 },
+      );
+      stores.push(store);
+      const registry = new ThreadRegistry(store, store);
+      registries.push(registry);
+      return { store, registry, admission: new ThreadAdmissionService(registry, clock) };
+    }),
+  };
+}
+
+const request = (threadId: string, runId: string): ThreadAdmissionRequest => ({
+  threadId,
+  runId,
+  rawBody: JSON.stringify({ threadId, runId }),
+  cwd: '/srv/ws',
+  userId: null,
+  rosInvocationId: 'invocation-1',
+  isResume: false,
+});
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  raw = new Redis(redis.url);
+});
+afterEach(async () => {
+  for (const registry of registries.splice(0)) registry.onApplicationShutdown(); // stop lease renewals
+  await Promise.all(stores.splice(0).map((store) => store.onApplicationShutdown()));
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await redis?.close();
+});
+
+describe('ThreadRegistry on Redis', () => {
+  it('admits exactly one of many concurrent admissions from three replicas; the rest get THREAD_BUSY', async () => {
+    const { nodes } = replicas(3);
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, index) =>
+        nodes[index % 3].admission.admit(request('t', `run-${index}`)),
+      ),
+    );
+    const admitted = results.filter((result) => result.status === 'fulfilled');
+    expect(admitted).toHaveLength(1);
+    const codes = results.flatMap((result) => (result.status === 'rejected' ? [result.reason.code] : []));
+    expect(codes).toEqual(Array(29).fill(ErrorCode.THREAD_BUSY));
+    expect(nodes.reduce((sum, node) => sum + node.registry.activeRunCount, 0)).toBe(1);
+  });
+
+  it('retries an admission whose compare-and-set lost, and decides again on what the winner wrote', async () => {
+    const { nodes } = replicas(2);
+    const [a, b] = nodes;
+    const first = await a.admission.admit(request('t', 'run-1'));
+    await a.registry.release('t', 'run-1');
+    // B's read happens, then A writes behind B's back before B's write: B's first CAS must lose.
+    const realRead = b.store.read.bind(b.store);
+    let isFirstRead = true;
+    jest.spyOn(b.store, 'read').mockImplementation(async (threadId) => {
+      const seen = await realRead(threadId);
+      if (isFirstRead) {
+        isFirstRead = false;
+        await a.store.save({
+          ...first.state,
+          runDigests: { ...first.state.runDigests, 'run-x': 'e'.repeat(64) },
+        });
+      }
+      return seen;
+    });
+    const second = await b.admission.admit(request('t', 'run-2'));
+    expect(Object.keys(second.state.runDigests).sort()).toEqual(['run-1', 'run-2', 'run-x']);
+    expect((await a.store.read('t')).version).toBe(3);
+  });
+
+  it('ends the run on the replica that streams it when another replica cancels its execution', async () => {
+    const { nodes } = replicas(2);
+    const [a, b] = nodes;
+    await Promise.all(nodes.map((node) => node.store.whenSubscribed()));
+    const { state } = await a.admission.admit(request('t', 'run-1'));
+    const cancelled: string[] = [];
+    a.registry.onCancel('t', 'run-1', (executionId) => cancelled.push(executionId));
+    b.registry.cancelActiveRun('t', state.execution.executionId);
+    for (let i = 0; i < 50 && cancelled.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(cancelled).toEqual([state.execution.executionId]);
+  });
+
+  it('keeps the lease while the run streams, and refuses the writes of a run that lost it', async () => {
+    const { nodes, keyPrefix } = replicas(2);
+    const [a, b] = nodes;
+    const { state } = await a.admission.admit(request('t', 'run-1'));
+    const run = new ThreadRunState(a.registry, state, 'run-1', logger);
+    await new Promise((resolve) => setTimeout(resolve, 700)); // > 2 × TTL: renewal kept it
+    await expect(b.admission.admit(request('t', 'run-2'))).rejects.toMatchObject({
+      code: ErrorCode.THREAD_BUSY,
+    });
+    await run.write((current) => ({ ...current, iacCodeSessionId: 'session-1' }));
+    expect((await b.store.read('t')).state?.iacCodeSessionId).toBe('session-1');
+
+    // The lease disappears (as after a long pause of this replica): the run's next write is fenced.
+    await raw.del(redisThreadKeys(keyPrefix, 't').lease);
+    await expect(run.write((current) => ({ ...current, iacCodeSessionId: 'late' }))).rejects.toMatchObject({
+      code: ErrorCode.STATE_PERSISTENCE_FAILED,
+    });
+    expect((await b.store.read('t')).state?.iacCodeSessionId).toBe('session-1');
+    await run.release();
+  });
+
+  it('releases the lease only after the run’s writes in flight, so the next turn is admitted at once', async () => {
+    const { nodes } = replicas(2);
+    const [a, b] = nodes;
+    const { state } = await a.admission.admit(request('t', 'run-1'));
+    const run = new ThreadRunState(a.registry, state, 'run-1', logger);
+    const marking = run.markTerminal();
+    await run.release();
+    await marking;
+    expect((await b.store.read('t')).state?.terminalExecutionIds).toEqual([state.execution.executionId]);
+    await expect(b.admission.admit(request('t', 'run-2'))).resolves.toMatchObject({
+      state: { runDigests: { 'run-1': expect.any(String), 'run-2': expect.any(String) } },
+    });
+  });
+});

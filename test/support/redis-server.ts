@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Redis from 'ioredis';
+
+export interface RunningRedis {
+  /** `redis://127.0.0.1:<port>/0` */
+  readonly url: string;
+  /** Stops the server (SIGTERM, then SIGKILL after 3 s) and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** Installed by `.ci/run` (apt-get install redis-server); override with REDIS_SERVER for a local build. */
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+const READY_TIMEOUT_MS = 10_000;
+
+/**
+ * A real, throw-away `redis-server` for the Redis store tests: loopback only, a free port, its own temp dir,
+ * no persistence (no RDB, no AOF), so a suite never touches a Redis it did not start.
+ */
+export async function startRedisServer(): Promise<RunningRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agui-redis-'));
+  const child = spawn(
+    REDIS_SERVER,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+      '--loglevel',
+      'warning',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `redis://127.0.0.1:${port}/0`;
+  try {
+    await waitUntilPingable(url, () => child.exitCode !== null);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`redis-server did not start: ${String(error)}\n${stderr}`, { cause: error });
+  }
+  return {
+    url,
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const forceKill = setTimeout(() => child.kill('SIGKILL'), 3_000);
+        await exited;
+        clearTimeout(forceKill);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilPingable(url: string, hasExited: () => boolean): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (hasExited()) throw new Error('exited before it answered PING');
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined); // refused while the server starts: the loop retries
+    try {
+      await client.connect();
+      if ((await client.ping()) === 'PONG') return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    } finally {
+      client.disconnect();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Port 0 picks a free port; the tiny window before redis-server binds it is acceptable in tests. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
