@@ -6,9 +6,15 @@ import { writeJson } from './kernel-sse-writer';
 /**
  * Answers a call with an armed fault instead of serving it: `http-500` as the `http-500` script does,
  * `rpc-error` as the kernel reports a rejection (an SSE frame with HTTP 200 on a streaming method, a
- * JSON-RPC error body otherwise — kernel wire doc "Frames"), `empty-stream` as headers and no frame.
+ * JSON-RPC error body otherwise — kernel wire doc "Frames"), `empty-stream` as headers and no frame;
+ * after the fault's `delayMs`.
  */
-export function writeInjectedFault(response: ServerResponse, fault: InjectedFault, requestId: unknown): void {
+export async function writeInjectedFault(
+  response: ServerResponse,
+  fault: InjectedFault,
+  requestId: unknown,
+): Promise<void> {
+  if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
   const envelope = { jsonrpc: '2.0', id: requestId, error: fault.error };
   const isStreaming = STREAMING_METHODS.includes(fault.method);
   if (fault.mode === 'http-500') {

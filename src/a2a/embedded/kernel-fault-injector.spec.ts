@@ -1,4 +1,9 @@
-import { DEFAULT_INJECTED_ERROR, KernelFaultInjector, parseInjectedFault } from './kernel-fault-injector';
+import {
+  DEFAULT_INJECTED_ERROR,
+  KernelFaultInjector,
+  MAX_INJECTED_DELAY_MS,
+  parseInjectedFault,
+} from './kernel-fault-injector';
 
 describe('parseInjectedFault', () => {
   it('fills times 1 and the internal error by default', () => {
@@ -7,6 +12,15 @@ describe('parseInjectedFault', () => {
       mode: 'rpc-error',
       times: 1,
       error: DEFAULT_INJECTED_ERROR,
+      delayMs: 0,
+    });
+  });
+
+  it('keeps a hold before the answer', () => {
+    expect(
+      parseInjectedFault({ method: 'SubscribeToTask', mode: 'empty-stream', delayMs: 700 }),
+    ).toMatchObject({
+      delayMs: 700,
     });
   });
 
@@ -37,6 +51,21 @@ describe('parseInjectedFault', () => {
       reason: /error/,
     },
     { name: 'not an object', body: 'x', reason: /method/ },
+    {
+      name: 'a negative delay',
+      body: { method: 'GetTask', mode: 'http-500', delayMs: -1 },
+      reason: /delayMs/,
+    },
+    {
+      name: 'a delay over the cap',
+      body: { method: 'GetTask', mode: 'http-500', delayMs: MAX_INJECTED_DELAY_MS + 1 },
+      reason: /delayMs/,
+    },
+    {
+      name: 'a fractional delay',
+      body: { method: 'GetTask', mode: 'http-500', delayMs: 1.5 },
+      reason: /delayMs/,
+    },
   ])('refuses $name', ({ body, reason }) => {
     expect(parseInjectedFault(body)).toMatch(reason);
   });
@@ -45,9 +74,27 @@ describe('parseInjectedFault', () => {
 describe('KernelFaultInjector', () => {
   it('applies a fault to the next `times` calls of its method only, oldest first; clear disarms', () => {
     const injector = new KernelFaultInjector();
-    injector.arm({ method: 'GetTask', mode: 'http-500', times: 2, error: DEFAULT_INJECTED_ERROR });
-    injector.arm({ method: 'GetTask', mode: 'rpc-error', times: 1, error: DEFAULT_INJECTED_ERROR });
-    injector.arm({ method: 'CancelTask', mode: 'http-500', times: 1, error: DEFAULT_INJECTED_ERROR });
+    injector.arm({
+      method: 'GetTask',
+      mode: 'http-500',
+      times: 2,
+      error: DEFAULT_INJECTED_ERROR,
+      delayMs: 0,
+    });
+    injector.arm({
+      method: 'GetTask',
+      mode: 'rpc-error',
+      times: 1,
+      error: DEFAULT_INJECTED_ERROR,
+      delayMs: 0,
+    });
+    injector.arm({
+      method: 'CancelTask',
+      mode: 'http-500',
+      times: 1,
+      error: DEFAULT_INJECTED_ERROR,
+      delayMs: 0,
+    });
     expect(injector.take('SendMessage')).toBeUndefined();
     expect([1, 2, 3, 4].map(() => injector.take('GetTask')?.mode)).toEqual([
       'http-500',

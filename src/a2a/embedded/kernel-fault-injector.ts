@@ -23,20 +23,30 @@ export interface InjectedFault {
   readonly times: number;
   /** The `error` of an `rpc-error` answer; default -32603 Internal error. */
   readonly error: JsonRpcErrorObject;
+  /**
+   * Milliseconds to hold the call before answering (default 0): lets the task move on meanwhile, e.g.
+   * complete between the gateway's GetTask and its failing SubscribeToTask (reference §9.1 item 14).
+   */
+  readonly delayMs: number;
 }
+
+/** The longest hold a test may ask for: a fault must never outlive the test's timeout. */
+export const MAX_INJECTED_DELAY_MS = 10_000;
 
 export const DEFAULT_INJECTED_ERROR: JsonRpcErrorObject = { code: -32603, message: 'Internal error' };
 
-/** Reads `{method, mode, times?, error?}`; a string says what is wrong. */
+/** Reads `{method, mode, times?, error?, delayMs?}`; a string says what is wrong. */
 export function parseInjectedFault(body: unknown): InjectedFault | string {
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const { method, mode, times = 1, error = DEFAULT_INJECTED_ERROR } = request;
+  const { method, mode, times = 1, error = DEFAULT_INJECTED_ERROR, delayMs = 0 } = request;
   if (typeof method !== 'string' || method === '') return 'method must be a JSON-RPC method name';
   if (!(INJECTED_FAULT_MODES as readonly unknown[]).includes(mode))
     return `mode must be one of ${INJECTED_FAULT_MODES.join(', ')}`;
   if (mode === 'empty-stream' && !STREAMING_METHODS.includes(method))
     return `empty-stream needs a streaming method (${STREAMING_METHODS.join(', ')})`;
   if (!Number.isInteger(times) || (times as number) < 1) return 'times must be a positive integer';
+  if (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > MAX_INJECTED_DELAY_MS)
+    return `delayMs must be an integer from 0 to ${MAX_INJECTED_DELAY_MS}`;
   const rpcError = error as Partial<JsonRpcErrorObject> | null;
   if (typeof rpcError?.code !== 'number' || typeof rpcError.message !== 'string')
     return 'error must be {code: number, message: string, data?}';
@@ -49,6 +59,7 @@ export function parseInjectedFault(body: unknown): InjectedFault | string {
       message: rpcError.message,
       ...('data' in rpcError ? { data: rpcError.data } : {}),
     },
+    delayMs: delayMs as number,
   };
 }
 

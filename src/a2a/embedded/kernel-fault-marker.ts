@@ -13,5 +13,7 @@ export function faultOfEnvelope(envelope: unknown): KernelFault | undefined {
   const fault = result?.statusUpdate?.metadata?.[KERNEL_FAULT_METADATA_KEY];
   if (typeof fault !== 'object' || fault === null) return undefined;
   const kind = (fault as { kind?: unknown }).kind;
-  return kind === 'drop' || kind === 'rpc-error' ? (fault as KernelFault) : undefined;
+  return kind === 'drop' || kind === 'rpc-error' || kind === 'end-stream'
+    ? (fault as KernelFault)
+    : undefined;
 }

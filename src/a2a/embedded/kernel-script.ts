@@ -14,7 +14,13 @@ export type KernelFault =
   /** The connection dies: the socket is destroyed without a terminal frame. */
   | { readonly kind: 'drop' }
   /** An SSE frame carrying a JSON-RPC `error` (HTTP 200, the stream had started), then the stream ends. */
-  | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string };
+  | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string }
+  /**
+   * The stream that is open now ends cleanly, without a terminal frame, while the turn keeps running:
+   * the kernel closing a send stream at a non-terminal boundary (reference §5.9). Later frames reach
+   * only a subscription opened afterwards.
+   */
+  | { readonly kind: 'end-stream' };
 
 export type KernelStep =
   | { readonly kind: 'frame'; readonly frame: KernelFrame }

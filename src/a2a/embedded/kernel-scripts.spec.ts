@@ -49,6 +49,11 @@ describe('selectKernelScript', () => {
     { name: 'interrupt keyword with a flag', text: 'permission backup-not-ready', expected: 'permission' },
     { name: 'two-word keyword', text: 'Two-Permissions please', expected: 'two-permissions' },
     { name: 'any other text', text: 'Create a VPC in Hangzhou', expected: 'demo' },
+    {
+      name: 'a keyword with flags',
+      text: 'pipeline-selection empty-input eof',
+      expected: 'pipeline-selection',
+    },
   ])('$name → $expected', ({ text, expected }) => {
     expect(selectKernelScript(text).name).toBe(expected);
   });
@@ -70,6 +75,7 @@ describe('selectKernelScript', () => {
       'question',
       'two-permissions',
       'pipeline',
+      'pipeline-selection',
     ]);
   });
 });

@@ -11,6 +11,10 @@ import {
 import { PERMISSION_SCRIPT, QUESTION_SCRIPT, TWO_PERMISSIONS_SCRIPT } from './interrupt-scripts';
 import type { KernelScript, KernelScriptBook } from './kernel-script';
 import { PIPELINE_SCRIPT } from './pipeline-script';
+import { PIPELINE_SELECTION_SCRIPT } from './pipeline-selection-script';
+import { firstKeyword } from './script-flags';
+
+export { firstKeyword, scriptFlagsOf } from './script-flags';
 
 export interface KernelScriptKeyword {
   /** The first word of the user message, compared case-insensitively. */
@@ -73,20 +77,16 @@ export const KERNEL_SCRIPT_KEYWORDS: readonly KernelScriptKeyword[] = [
     description: 'two parallel candidates; A waits for a sideband permission while B keeps streaming',
     script: PIPELINE_SCRIPT,
   },
+  {
+    keyword: 'pipeline-selection',
+    description:
+      'a candidate selection; the answer stream ends early and the Pipeline then goes on by itself',
+    script: PIPELINE_SELECTION_SCRIPT,
+  },
 ];
 
 /** Any other text: a friendly infrastructure-as-code answer with reasoning, one tool call, usage and an artifact. */
 export const DEFAULT_KERNEL_SCRIPT: KernelScript = DEMO_TURN_SCRIPT;
-
-/** The first whitespace-separated word of the message, lower-cased. */
-export function firstKeyword(userText: string): string {
-  return userText.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
-}
-
-/** The words after the keyword, lower-cased: per-task switches such as `backup-not-ready`. */
-export function scriptFlagsOf(userText: string): string[] {
-  return userText.trim().toLowerCase().split(/\s+/).slice(1);
-}
 
 export function selectKernelScript(userText: string): KernelScript {
   const keyword = firstKeyword(userText);

@@ -51,6 +51,7 @@ export async function writeKernelSse(
       for (; next !== CLOSED && !next.done; next = await pull()) {
         const fault = faultOfEnvelope(next.value);
         if (fault?.kind === 'drop') return sse.drop();
+        if (fault?.kind === 'end-stream') return;
         if (fault?.kind === 'rpc-error') {
           const error = { code: fault.code, message: fault.message };
           return sse.write(formatKernelDataFrame({ jsonrpc: '2.0', id: options.requestId, error }));

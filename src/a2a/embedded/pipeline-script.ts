@@ -11,6 +11,7 @@ import {
   type PipelineEnvelopeSpec,
 } from './pipeline-envelopes';
 import { DENIED_TOOL_RESULT, shellPermissionSpec } from './interrupt-scripts';
+import { scriptFlagsOf } from './script-flags';
 
 /** B's text after A's permission: the line T-SSE looks for once the gateway resumes (reference §9.4). */
 export const CANDIDATE_B_WHILE_WAITING = 'candidate B continued while A waited';
@@ -31,16 +32,32 @@ const CANDIDATE_B: Candidate = {
   candidateStep: { id: 'draft', runId: 'candidate-b-draft-1' },
 };
 
+/** `pipeline unattended`: no permission; candidate A's tool runs at once (reference §9.1 item 1). */
+export const PIPELINE_UNATTENDED_FLAG = 'unattended';
+/**
+ * `pipeline top-permission`: A's permission is a direct one of the top-level Pipeline, in `input` on an
+ * INPUT_REQUIRED frame that ends the stream, answered by a streaming message (reference §9.1 item 10).
+ */
+export const PIPELINE_TOP_PERMISSION_FLAG = 'top-permission';
+/**
+ * `pipeline slow-finish`: the frames after the answer start only after `SLOW_FINISH_MS`, so the task is
+ * still WORKING when the gateway takes its snapshot right after a sideband answer (reference §9.1 item 14).
+ */
+export const PIPELINE_SLOW_FINISH_FLAG = 'slow-finish';
+export const SLOW_FINISH_MS = 250;
+
 /**
  * A small Pipeline (reference §4.5, §9.4 T-SSE): one step, two parallel candidates whose `text_delta`
  * envelopes interleave, and a permission inside candidate A that travels sideband, in
  * `pendingPermissions` on a WORKING frame, while B keeps streaming and finishes. The turn keeps running
  * until A's permission is answered (a sideband `SendMessage`), then A, the step and the Pipeline finish
- * and the task completes. Sequences number every envelope from 1.
+ * and the task completes. Sequences number every envelope from 1. Flags: `PIPELINE_UNATTENDED_FLAG`,
+ * `PIPELINE_TOP_PERMISSION_FLAG`, `PIPELINE_SLOW_FINISH_FLAG`.
  */
 export const PIPELINE_SCRIPT: KernelScript = {
   name: 'pipeline',
   steps(input: KernelTurnInput): readonly KernelStep[] {
+    const flags = scriptFlagsOf(input.userText);
     const pipelineRunId = `${input.taskId}-pipeline`;
     let sequence = 0;
     const envelope = (spec: PipelineEnvelopeSpec): PipelineEnvelope =>
@@ -52,17 +69,17 @@ export const PIPELINE_SCRIPT: KernelScript = {
     const single = (built: PipelineEnvelope): KernelFrame => pipelineFrame(input, built);
 
     const toolUseId = `${input.taskId}-candidate-a-tool-1`;
+    const isTopLevel = flags.includes(PIPELINE_TOP_PERMISSION_FLAG);
     const permission = permissionInput(input, {
       ...shellPermissionSpec(toolUseId),
       title: 'Run a local check for candidate A',
-      extra: {
-        scope: 'candidate',
-        subPipelineId: CANDIDATE_A.candidate.id,
-        candidate: CANDIDATE_A.candidate,
-      },
+      // A direct permission of the top-level Pipeline carries no sub-pipeline identity (reference §4.1).
+      extra: isTopLevel
+        ? {}
+        : { scope: 'candidate', subPipelineId: CANDIDATE_A.candidate.id, candidate: CANDIDATE_A.candidate },
     });
 
-    const beforeAnswer: KernelFrame[] = [
+    const opening: KernelFrame[] = [
       single(
         envelope({
           eventType: 'pipeline_started',
@@ -80,12 +97,8 @@ export const PIPELINE_SCRIPT: KernelScript = {
       single(
         inCandidate(CANDIDATE_A, 'tool_started', { toolUseId, toolName: 'bash', input: { command: 'pwd' } }),
       ),
-      sidebandPermissionsFrame(input, [permission], {
-        pipeline: inCandidate(CANDIDATE_A, 'permission_requested', {
-          inputId: permission.inputId,
-          toolUseId,
-        }),
-      }),
+    ];
+    const candidateBFinishes = (): KernelFrame[] => [
       single(inCandidate(CANDIDATE_B, 'text_delta', { text: CANDIDATE_B_WHILE_WAITING })),
       single(inCandidate(CANDIDATE_B, 'candidate_step_completed')),
     ];
@@ -112,14 +125,45 @@ export const PIPELINE_SCRIPT: KernelScript = {
         statusFrame(input, 'TASK_STATE_COMPLETED'),
       ];
     };
+    const finishing = (answer: KernelAnswer): KernelStep[] => [
+      ...(flags.includes(PIPELINE_SLOW_FINISH_FLAG) ? [{ kind: 'pause' as const, ms: SLOW_FINISH_MS }] : []),
+      ...pacedFrames(afterAnswer(answer), DEMO_FRAME_PAUSE_MS),
+    ];
 
+    if (flags.includes(PIPELINE_UNATTENDED_FLAG)) {
+      const allowed: KernelAnswer = {
+        kind: 'permission',
+        inputId: permission.inputId,
+        decision: 'allow_once',
+      };
+      return pacedFrames([...opening, ...candidateBFinishes(), ...afterAnswer(allowed)], DEMO_FRAME_PAUSE_MS);
+    }
+    const requested = () =>
+      inCandidate(CANDIDATE_A, 'permission_requested', { inputId: permission.inputId, toolUseId });
+    if (isTopLevel) {
+      // B finishes first; then the direct permission parks the turn and its stream closes.
+      return [
+        ...pacedFrames([...opening, ...candidateBFinishes()], DEMO_FRAME_PAUSE_MS),
+        {
+          kind: 'await',
+          inputIds: [permission.inputId],
+          parkFrame: statusFrame(input, 'TASK_STATE_INPUT_REQUIRED', {
+            iacCode: { input: permission, pipeline: requested() },
+          }),
+          resume: finishing,
+        },
+      ];
+    }
     return [
-      ...pacedFrames(beforeAnswer, DEMO_FRAME_PAUSE_MS),
-      {
-        kind: 'await',
-        inputIds: [permission.inputId],
-        resume: (answer) => pacedFrames(afterAnswer(answer), DEMO_FRAME_PAUSE_MS),
-      },
+      ...pacedFrames(
+        [
+          ...opening,
+          sidebandPermissionsFrame(input, [permission], { pipeline: requested() }),
+          ...candidateBFinishes(),
+        ],
+        DEMO_FRAME_PAUSE_MS,
+      ),
+      { kind: 'await', inputIds: [permission.inputId], resume: finishing },
     ];
   },
 };

@@ -70,6 +70,11 @@ const book = bookOf({
   silent: () => [{ kind: 'park', answersCancel: true }],
   stuck: () => [{ kind: 'park', answersCancel: false }],
   drop: (input) => [say(input, 'Partial'), { kind: 'fault', fault: { kind: 'drop' } }, say(input, 'never')],
+  cut: (input) => [
+    say(input, 'Before'),
+    { kind: 'fault', fault: { kind: 'end-stream' } },
+    say(input, 'After'),
+  ],
   ask: (input) => {
     const permission = permissionInput(input, shellPermissionSpec('tool-1'));
     return [
@@ -208,6 +213,18 @@ describe('ScriptedKernelExecutor', () => {
     const last = bus.frames[bus.frames.length - 1];
     expect(faultOfEnvelope({ jsonrpc: '2.0', id: 1, result: last })).toEqual({ kind: 'drop' });
     expect(bus.frames.map(textOf).filter(Boolean)).toEqual(['Partial']);
+  });
+
+  it('an end-stream fault only marks where the open stream ends: the script goes on (reference §5.9)', async () => {
+    const bus = new RecordingBus();
+    await executor.execute(contextFor('cut'), bus);
+    const markers = bus.frames.filter((frame) => faultOfEnvelope({ jsonrpc: '2.0', id: 1, result: frame }));
+    expect(markers).toHaveLength(1);
+    expect(faultOfEnvelope({ jsonrpc: '2.0', id: 1, result: markers[0] })).toEqual({ kind: 'end-stream' });
+    expect(bus.frames.map(textOf).filter(Boolean)).toEqual(['Before', 'After']);
+    expect(bus.frames.indexOf(markers[0])).toBe(
+      bus.frames.findIndex((frame) => textOf(frame) === 'After') - 1,
+    );
   });
 });
 

@@ -19,7 +19,7 @@ import type {
   KernelStep,
   KernelTurnInput,
 } from './kernel-script';
-import { scriptFlagsOf } from './kernel-scripts';
+import { scriptFlagsOf } from './script-flags';
 import { BACKUP_NOT_READY_FLAG } from './kernel-session-restore';
 import { createKernelSharedState, type KernelSharedState } from './kernel-shared-state';
 import { pipelineEnvelopesOf } from './pipeline-envelopes';
@@ -139,7 +139,8 @@ export class ScriptedKernelExecutor implements AgentExecutor {
           if (answer) queue.unshift(...step.resume(answer));
         } else {
           bus.publish(this.faultEvent(input, step.fault));
-          return;
+          // Only the stream ends there; the turn goes on for whoever subscribes next.
+          if (step.fault.kind !== 'end-stream') return;
         }
       }
       if (signal.aborted && signal.reason === CANCEL)

@@ -1,0 +1,156 @@
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import { mkdtempSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type {
+  SelectionBoundary,
+  SelectionContinuation,
+} from '../../src/a2a/embedded/pipeline-selection-script';
+import {
+  callsFor,
+  countByMethod,
+  interruptIdsOf,
+  KERNEL_TOKEN,
+  lastOf,
+  pipelineGatewayEnv,
+  pipelineResume,
+  pipelineTurn,
+  readThreadFile,
+  runThrough,
+  stepBalanceProblems,
+  taskIdOf,
+  textOf,
+  upstreamTaskState,
+} from '../support/pipeline-run-checks';
+import { eventually } from '../support/sse-client';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+
+/**
+ * Reference §9.1 item 17, §5.9: a Pipeline selection is answered with text; the answer's stream ends at a
+ * boundary that is not the end of the turn (`working`, `empty-input`, `consumed-input`), and the Pipeline
+ * goes on by itself (`pipeline-selection` script). The gateway subscribes exactly once and reports what
+ * the continuation does: a new input → interrupt; completed → success; failed → A2A_EXECUTION_FAILED;
+ * nothing (eof) → A2A_UNAVAILABLE, no RUN_FINISHED, nothing pending, and the task cancelled.
+ */
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let upstream: KernelUpstream;
+let gateway: RunningGateway;
+let stateDir: string;
+
+beforeAll(async () => {
+  upstream = await startKernelUpstream({ token: KERNEL_TOKEN });
+  stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-continuation-'));
+  gateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await upstream?.close();
+});
+
+const CONTINUATIONS: readonly SelectionContinuation[] = ['input', 'completed', 'failed', 'eof'];
+const rowsOf = (boundaries: readonly SelectionBoundary[]) =>
+  boundaries.flatMap((boundary) =>
+    CONTINUATIONS.map((continuation) => ({
+      name: `${boundary} boundary, ${continuation}`,
+      boundary,
+      continuation,
+    })),
+  );
+
+const PICK_B = [{ interruptId: 'selection-1', payload: { selectedId: 'candidate-b' } }];
+
+interface Outcome {
+  readonly first: BaseEvent[];
+  readonly second: BaseEvent[];
+  readonly taskId: string;
+  readonly threadId: string;
+}
+
+async function selectThenContinue(boundary: SelectionBoundary, continuation: SelectionContinuation) {
+  const threadId = `selection-${boundary}-${continuation}`;
+  const first = await runThrough(
+    gateway.url,
+    pipelineTurn(threadId, `pipeline-selection ${boundary} ${continuation}`),
+  );
+  const second = await runThrough(gateway.url, pipelineResume(threadId, 'run-2', PICK_B));
+  return { first, second, taskId: taskIdOf(first), threadId } satisfies Outcome;
+}
+
+/** What the continuation must end with, per reference §5.9. */
+const expectedEnd: Record<SelectionContinuation, Record<string, unknown>> = {
+  input: { type: EventType.RUN_FINISHED, outcome: { type: 'interrupt' } },
+  completed: { type: EventType.RUN_FINISHED, outcome: { type: 'success' } },
+  failed: { type: EventType.RUN_ERROR, code: 'A2A_EXECUTION_FAILED' },
+  eof: { type: EventType.RUN_ERROR, code: 'A2A_UNAVAILABLE' },
+};
+
+/** Every assertion of one row of T-APP 17. */
+async function expectNativeContinuation(
+  boundary: SelectionBoundary,
+  continuation: SelectionContinuation,
+): Promise<void> {
+  const { first, second, taskId, threadId } = await selectThenContinue(boundary, continuation);
+  expect(interruptIdsOf(first)).toEqual(['selection-1']);
+
+  // One prompt (the option's label, to the same task) and exactly one subscription.
+  const calls = await callsFor(upstream, taskId, threadId);
+  const counts = countByMethod(calls);
+  expect(counts.SendStreamingMessage).toBe(2);
+  expect(counts.SubscribeToTask).toBe(1);
+  const prompt = calls.filter((call) => call.method === 'SendStreamingMessage')[1].params.message;
+  expect(prompt).toMatchObject({ taskId, parts: [{ text: 'Candidate B' }] });
+  expect(textOf(second)).toContain('Deploying Candidate B. ');
+
+  expect(lastOf(second)).toMatchObject(expectedEnd[continuation]);
+  expect(stepBalanceProblems(second)).toEqual([]);
+  const file = readThreadFile(stateDir, threadId);
+  expect(file.appliedResumeDigests.map((digest) => digest.interruptId)).toEqual(['selection-1']);
+
+  if (continuation === 'input') {
+    // Same execution and task; the old answer's digest stays recorded.
+    expect(interruptIdsOf(second)).toEqual(['next-selection']);
+    expect(Object.keys(file.execution.pending)).toEqual(['next-selection']);
+    expect(file.execution.taskId).toBe(taskId);
+  } else {
+    expect(file.execution.pending).toEqual({});
+  }
+  if (continuation === 'completed') {
+    // The completion was observed, not assumed: its envelope reached this run.
+    const customs = second.filter((event) => event.type === EventType.CUSTOM) as Json[];
+    expect(customs.map((event) => event.value?.eventType)).toContain('pipeline_completed');
+  }
+  if (continuation === 'eof') {
+    expect(second.map((event) => event.type)).not.toContain(EventType.RUN_FINISHED);
+    const cancels = await eventually(
+      async () => (await callsFor(upstream, taskId)).filter((call) => call.method === 'CancelTask'),
+      (found) => found.length > 0,
+    );
+    expect(cancels).toHaveLength(1);
+    expect(
+      await eventually(
+        () => upstreamTaskState(upstream, taskId),
+        (s) => s === 'TASK_STATE_CANCELED',
+      ),
+    ).toBe('TASK_STATE_CANCELED');
+  } else {
+    expect(countByMethod(await callsFor(upstream, taskId)).CancelTask).toBeUndefined();
+  }
+}
+
+describe('reference §9.1 item 17: native continuation after the selection answer’s stream ends', () => {
+  it.each(rowsOf(['working']))('$name', ({ boundary, continuation }) =>
+    expectNativeContinuation(boundary, continuation),
+  );
+
+  /*
+   * The answer's stream ended at INPUT_REQUIRED: the one SubscribeToTask opens with the stored snapshot,
+   * still INPUT_REQUIRED, which must not end the run (a2a-js-sdk.md §2.4, §3.4).
+   */
+  it.each(rowsOf(['empty-input', 'consumed-input']))('$name', ({ boundary, continuation }) =>
+    expectNativeContinuation(boundary, continuation),
+  );
+});

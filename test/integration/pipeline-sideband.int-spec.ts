@@ -1,0 +1,250 @@
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import { mkdtempSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CANDIDATE_B_WHILE_WAITING } from '../../src/a2a/embedded/pipeline-script';
+import {
+  callsFor,
+  countByMethod,
+  interruptIdsOf,
+  KERNEL_TOKEN,
+  lastOf,
+  namesOf,
+  pipelineGatewayEnv,
+  pipelineResume,
+  pipelineTurn,
+  readThreadFile,
+  runThrough,
+  stepBalanceProblems,
+  taskIdOf,
+  textOf,
+  upstreamTaskState,
+} from '../support/pipeline-run-checks';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+
+/**
+ * The `pipeline` script through real gateways (reference §9.4 T-SSE, §9.1 items 2 and 11): two parallel
+ * candidates; candidate A's permission travels sideband in `pendingPermissions` on a WORKING frame while
+ * candidate B keeps streaming. The first run ends at that interrupt; a fresh gateway on the same state
+ * directory resumes it with the kernel's non-streaming `SendMessage`, catches up through the recovery
+ * route, and follows the task to completion.
+ */
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let upstream: KernelUpstream;
+
+beforeAll(async () => {
+  upstream = await startKernelUpstream({ token: KERNEL_TOKEN });
+});
+
+afterAll(async () => {
+  await upstream?.close();
+});
+
+afterEach(async () => {
+  await upstream.clearFaults();
+});
+
+const ALLOW_ONCE = [{ interruptId: 'permission-1', payload: { decision: 'allow_once' } }];
+
+interface Scenario {
+  readonly stateDir: string;
+  readonly first: BaseEvent[];
+  readonly second: BaseEvent[];
+  readonly taskId: string;
+  /** The thread file right after the first run ended at its interrupt. */
+  readonly fileAtInterrupt: Json;
+}
+
+/** Run 1 on one gateway, then close it; run 2 (the resume) on a fresh gateway on the same state directory. */
+async function interruptThenResumeOnFreshGateway(threadId: string): Promise<Scenario> {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-'));
+  let gateway: RunningGateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
+  let first: BaseEvent[];
+  try {
+    first = await runThrough(gateway.url, pipelineTurn(threadId, 'pipeline'));
+  } finally {
+    await gateway.close();
+  }
+  const fileAtInterrupt = readThreadFile(stateDir, threadId) as unknown as Json;
+  gateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
+  try {
+    const second = await runThrough(gateway.url, pipelineResume(threadId, 'run-2', ALLOW_ONCE));
+    return { stateDir, first, second, taskId: taskIdOf(first), fileAtInterrupt };
+  } finally {
+    await gateway.close();
+  }
+}
+
+describe('T-SSE: a parallel candidate waits while the other keeps running; a fresh gateway resumes', () => {
+  let scenario: Scenario;
+
+  beforeAll(async () => {
+    scenario = await interruptThenResumeOnFreshGateway('pipeline-tsse');
+  });
+
+  it('run 1 ends at candidate A’s permission, persisted as a sideband interrupt before RUN_FINISHED', () => {
+    const { first, fileAtInterrupt } = scenario;
+    expect(first[0].type).toBe(EventType.RUN_STARTED);
+    expect(lastOf(first).type).toBe(EventType.RUN_FINISHED);
+    expect(interruptIdsOf(first)).toEqual(['permission-1']);
+    const interrupt = (lastOf(first).outcome as Json).interrupts[0];
+    expect(interrupt).toMatchObject({
+      reason: 'tool_call',
+      message: 'Run a local check for candidate A. Allow once?',
+      toolCallId: `${scenario.taskId}-candidate-a-tool-1`,
+      metadata: { kind: 'permission', scope: 'candidate', subPipelineId: 'candidate-a' },
+    });
+    expect(Object.keys(fileAtInterrupt.execution.pending)).toEqual(['permission-1']);
+    expect(fileAtInterrupt.execution.pending['permission-1'].sideband).toBe(true);
+    expect(fileAtInterrupt.execution.taskId).toBe(scenario.taskId);
+    // Both candidates' texts ran as two parallel message spans (reference §4.5).
+    expect(textOf(first)).toContain('Candidate A drafts a single-zone VPC. ');
+    expect(textOf(first)).toContain('Candidate B drafts a two-zone VPC. ');
+    expect(textOf(first)).not.toContain(CANDIDATE_B_WHILE_WAITING);
+  });
+
+  it('run 2 recovers with ACTIVITY_SNAPSHOT, delivers B’s text as TEXT_MESSAGE_CONTENT and succeeds', () => {
+    const { second, taskId } = scenario;
+    const snapshots = second.filter((event) => event.type === EventType.ACTIVITY_SNAPSHOT) as Json[];
+    // One from the resume preflight (§5.4 step 4) and one from the sideband recovery at the end (§4.6 b),
+    // which replaces it with the finished Pipeline.
+    expect(snapshots).toHaveLength(2);
+    expect(snapshots[0]).toMatchObject({
+      messageId: `pipeline:${taskId}-pipeline`,
+      activityType: 'iac-code.pipeline.v1',
+      replace: true,
+      content: { schemaVersion: 1, pipelineRunId: `${taskId}-pipeline`, snapshot: { lastSequence: 10 } },
+    });
+    expect(snapshots[1]).toMatchObject({
+      messageId: `pipeline:${taskId}-pipeline`,
+      replace: true,
+      content: { snapshot: { lastSequence: 15, status: 'completed' } },
+    });
+    const contents = second.filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT) as Json[];
+    expect(contents.map((event) => event.delta)).toContain(CANDIDATE_B_WHILE_WAITING);
+    expect(textOf(second)).toContain('Candidate A checked the workspace.');
+    expect(lastOf(second)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: 'success' } });
+  });
+
+  it('exactly one interrupt across both runs; the task is never cancelled or failed, and completes', async () => {
+    const { first, second, taskId } = scenario;
+    expect([...interruptIdsOf(first), ...interruptIdsOf(second)]).toEqual(['permission-1']);
+    const calls = await callsFor(upstream, taskId);
+    expect(calls.map((call) => call.method)).not.toContain('CancelTask');
+    expect(await upstreamTaskState(upstream, taskId)).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('the state file ends with nothing pending and the execution terminal', () => {
+    const file = readThreadFile(scenario.stateDir, 'pipeline-tsse');
+    expect(file.execution.pending).toEqual({});
+    expect(file.execution.taskId).toBeNull();
+    expect(file.execution.lastTaskId).toBe(scenario.taskId);
+    expect(file.terminalExecutionIds).toContain(file.execution.executionId);
+  });
+});
+
+describe('reference §9.1 item 2: steps balanced across the interrupt and the resume run', () => {
+  let scenario: Scenario;
+
+  beforeAll(async () => {
+    scenario = await interruptThenResumeOnFreshGateway('pipeline-steps');
+  });
+
+  it('run 1 opens the step and both candidate steps, finishes B’s, and closes the rest before RUN_FINISHED', () => {
+    const { first, fileAtInterrupt } = scenario;
+    expect(stepBalanceProblems(first)).toEqual([]);
+    expect(namesOf(first, EventType.STEP_STARTED)).toEqual([
+      'generate',
+      'candidate:candidate-a:draft',
+      'candidate:candidate-b:draft',
+    ]);
+    // Durable: what the Pipeline still has open, for the resume run to reopen (reference §4.5, §4.8).
+    expect(fileAtInterrupt.execution.pipelineOpenSteps).toEqual([
+      'candidate:candidate-a:draft',
+      'candidate:candidate-b:draft',
+      'step:generate',
+    ]);
+    expect(fileAtInterrupt.execution.pipelineSequence).toBe(8);
+  });
+
+  it('run 2 reopens the durable steps, recovery finishes B’s, the stream finishes A’s and the step', () => {
+    const { second } = scenario;
+    expect(stepBalanceProblems(second)).toEqual([]);
+    const started = namesOf(second, EventType.STEP_STARTED);
+    expect(started.slice(0, 3)).toEqual([
+      'candidate:candidate-a:draft',
+      'candidate:candidate-b:draft',
+      'generate',
+    ]);
+    expect(second[1].type).toBe(EventType.STEP_STARTED);
+    expect(namesOf(second, EventType.STEP_FINISHED)).toEqual([
+      'candidate:candidate-b:draft',
+      'candidate:candidate-a:draft',
+      'generate',
+    ]);
+  });
+
+  /* Reference §4.8 step 7: the binding's cursor and open steps are persisted at the end of the run too. */
+  it('durable open steps end empty in the state file, with the cursor at the last sequence', () => {
+    const file = readThreadFile(scenario.stateDir, 'pipeline-steps');
+    expect(file.execution.pipelineOpenSteps).toEqual([]);
+    expect(file.execution.pipelineSequence).toBe(15);
+  });
+
+  it('recovery asked for the envelopes after the persisted cursor', async () => {
+    const recoveries = (await callsFor(upstream, scenario.taskId)).filter(
+      (call) => call.method === 'pipeline-state',
+    );
+    expect(recoveries[0].params).toEqual({ taskId: scenario.taskId, afterSequence: '8' });
+  });
+});
+
+describe('reference §9.1 item 11: a sub-pipeline permission is answered sideband', () => {
+  let scenario: Scenario;
+
+  beforeAll(async () => {
+    scenario = await interruptThenResumeOnFreshGateway('pipeline-sideband');
+  });
+
+  it('non-streaming SendMessage with the exact DataPart, then GetTask and SubscribeToTask; one streaming call', async () => {
+    const { taskId } = scenario;
+    const calls = await callsFor(upstream, taskId, 'pipeline-sideband');
+    const methods = calls.map((call) => call.method);
+    expect(methods).toEqual([
+      'SendStreamingMessage',
+      'GetTask',
+      'pipeline-state',
+      'SendMessage',
+      'GetTask',
+      'SubscribeToTask',
+    ]);
+    expect(countByMethod(calls).SendStreamingMessage).toBe(1);
+    const answer = calls.find((call) => call.method === 'SendMessage')!.params.message;
+    expect(answer).toMatchObject({ role: 'ROLE_USER', taskId });
+    expect(answer.parts).toEqual([
+      {
+        data: {
+          schemaVersion: 1,
+          kind: 'permission',
+          requestTaskId: taskId,
+          inputId: 'permission-1',
+          toolUseId: `${taskId}-candidate-a-tool-1`,
+          decision: 'allow_once',
+        },
+        mediaType: 'application/json',
+      },
+    ]);
+    expect(lastOf(scenario.second)).toMatchObject({
+      type: EventType.RUN_FINISHED,
+      outcome: { type: 'success' },
+    });
+  });
+
+  it('the first run sent run_mode "pipeline" in the A2A metadata', async () => {
+    const [opening] = await callsFor(upstream, scenario.taskId, 'pipeline-sideband');
+    expect(opening.params.message.metadata.iac_code.run_mode).toBe('pipeline');
+  });
+});
