@@ -23,10 +23,11 @@ export type StreamEnd =
 
 export interface ConsumeOptions {
   /**
-   * A continuation stream opens with the task as stored, still INPUT_REQUIRED with the old question
-   * (a2a-js-sdk.md §2.4): that first `task` frame is skipped, never taken as a new wait or an end.
+   * A continuation or subscription stream opens with the task as stored, still INPUT_REQUIRED with the old
+   * question (a2a-js-sdk.md §2.4). `skip`: that first `task` frame is ignored; `inputs-only`: it may raise a
+   * wait nobody answered yet, but its state never ends the reading (§5.9: the task goes on natively).
    */
-  readonly skipStaleSnapshot?: boolean;
+  readonly firstTaskSnapshot?: 'skip' | 'inputs-only';
   /** Runs once, on the first frame: A2A accepted what was sent, so the caller commits answers then. */
   readonly onAccepted?: () => Promise<void>;
 }
@@ -46,8 +47,16 @@ export async function* consumeFrames(
     count += 1;
     const unwrapped = unwrapFrame(frame);
     if (count === 1 && options.onAccepted) await options.onAccepted();
-    if (count === 1 && options.skipStaleSnapshot && unwrapped.kind === 'task') {
+    if (
+      count === 1 &&
+      options.firstTaskSnapshot &&
+      unwrapped.kind === 'task' &&
+      !isTerminal(unwrapped.state)
+    ) {
       await ctx.acceptIdentities(unwrapped);
+      if (options.firstTaskSnapshot === 'inputs-only' && (yield* commitInputs(ctx, unwrapped))) {
+        return { kind: 'interrupted' };
+      }
       continue;
     }
     await ctx.acceptIdentities(unwrapped);
@@ -91,6 +100,8 @@ export async function* commitInputs(
     return !answeredIds.has(id) && Object.hasOwn(merged.pending, id);
   });
   if (!waiting && merged.added.length === 0) return false;
+  // Sideband recovery first (reference §4.6 b): the Pipeline events missed while answering go out before the wait.
+  yield* ctx.recoverPipelineIfScheduled();
   yield* commitInterrupt(ctx, merged.pending);
   return true;
 }
@@ -117,6 +128,11 @@ export async function* commitInterrupt(
     ...ctx.ids(),
   });
   yield runFinishedWithInterrupts(ctx.identity, interrupts, ctx.mapper.usage(), ctx.now());
+}
+
+/** A snapshot of a finished task is authoritative even when it comes first. */
+function isTerminal(state: string | undefined): boolean {
+  return state !== undefined && state !== 'input-required' && isStopState(state);
 }
 
 /** The kernel's end of a normal turn repeats the answer with `assistantFinal.complete` (kernel-wire). */

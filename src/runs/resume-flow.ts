@@ -133,6 +133,10 @@ async function* sendAnswers(
     throw new AguiError(ErrorCode.CANCELLED, 'cancelledByInterruptResponse');
   }
   for (const step of plan.steps) for (const commit of step.commits) ctx.answeringIds.add(commit.interruptId);
+  // Reference §4.6 b: with a Pipeline under way, what it emitted while the answers were being sent is
+  // recovered from the kernel when the next wait appears or at the end of the run.
+  const { pipelineSequence } = ctx.state.execution;
+  if (pipelineSequence > 0) ctx.scheduledRecoveryAfter = pipelineSequence;
   let end: StreamEnd | undefined;
   for (const step of plan.steps) {
     const message = resumeMessage(ctx, step, taskId);
@@ -163,7 +167,7 @@ async function* consumeAccepted(
   let isAccepted = false;
   try {
     const end = yield* consumeFrames(ctx, frames, {
-      skipStaleSnapshot: true,
+      firstTaskSnapshot: 'skip',
       onAccepted: async () => {
         isAccepted = true;
         await commitAnswers(ctx, step);
@@ -202,7 +206,7 @@ async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGen
  * fails with A2A_UNAVAILABLE.
  */
 async function* continueAfterBoundary(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
-  const subscribed = yield* consumeFrames(ctx, subscribe(ctx, taskId));
+  const subscribed = yield* consumeFrames(ctx, subscribe(ctx, taskId), { firstTaskSnapshot: 'inputs-only' });
   if (subscribed.kind !== 'eof') return subscribed;
   const decided = yield* consumeFrames(ctx, single(await ctx.deps.gateway.getTask(taskId)));
   if (decided.kind !== 'eof') return decided;

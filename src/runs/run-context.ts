@@ -49,6 +49,8 @@ export class RunContext {
    * while the answers are being sent one call after another (§5.6).
    */
   readonly answeringIds = new Set<string>();
+  /** `afterSequence` of a Pipeline recovery still to run for this resume (reference §4.6 b). */
+  scheduledRecoveryAfter: number | undefined;
   /** The client left before the task id was known: cancel the task as soon as a frame names it (§7.2). */
   cancelOnceTaskIsKnown = false;
   private sessionAnnounced = false;
@@ -149,6 +151,15 @@ export class RunContext {
     for (const result of this.pendingToolResults.splice(0)) {
       yield* this.mapper.resolveTool(result.toolCallId, result.content, this.now());
     }
+  }
+
+  /** Runs the scheduled sideband recovery once: the recovered events, mapped like live ones (§4.6). */
+  async *recoverPipelineIfScheduled(): AsyncGenerator<BaseEvent> {
+    const afterSequence = this.scheduledRecoveryAfter;
+    if (afterSequence === undefined || !this.taskId) return;
+    this.scheduledRecoveryAfter = undefined;
+    const state = await this.deps.gateway.getPipelineState(this.taskId, afterSequence);
+    if (state) yield* this.mapper.mapPipelineRecovery(state, this.now());
   }
 
   /** The mapper's durable cursor, open steps and text digests, for a write of the execution. */

@@ -40,6 +40,7 @@ export class RunExecution {
     yield* ctx.mapper.reopenDurableSteps(ctx.now());
     try {
       const end = ctx.run.input.resume !== undefined ? yield* resumeRun(ctx) : yield* this.newTurn();
+      if (end.kind !== 'interrupted') yield* ctx.recoverPipelineIfScheduled();
       if (this.disconnected) return;
       yield* await (this.cancelledByRequest ? this.fail(CANCELLED) : this.finish(end));
     } catch (error) {
@@ -128,7 +129,12 @@ export class RunExecution {
   /** The run is over: with nothing pending, its execution becomes terminal before the last event goes out. */
   private async end(): Promise<void> {
     this.hasEnded = true;
-    if (!this.hasPendingInterrupts()) await this.ctx.deps.persistence.markTerminal();
+    if (this.hasPendingInterrupts()) return;
+    const { ctx } = this;
+    await ctx.deps.persistence.markTerminal((state) => ({
+      ...state,
+      execution: ctx.withMapperState(state.execution),
+    }));
   }
 
   private hasPendingInterrupts(): boolean {

@@ -10,8 +10,11 @@ export interface RunPersistence {
   readonly state: ThreadState;
   /** Applies `change` to the current thread state under the thread's lock and persists it. */
   write(change: (state: ThreadState) => ThreadState): Promise<void>;
-  /** The run reached its end without a durable interrupt: the execution becomes terminal (best effort). */
-  markTerminal(): Promise<void>;
+  /**
+   * The run reached its end without a durable interrupt: the execution becomes terminal (best effort), with
+   * `last` applied first (the run's final Pipeline cursor, open steps and text digests, §4.8 step 7).
+   */
+  markTerminal(last?: (state: ThreadState) => ThreadState): Promise<void>;
   /** Called when the cancel extension cancels this execution while the run streams. */
   onCancelled(callback: () => void): void;
   /** Frees the thread's active-run slot (on every replica: a lease in Redis). Idempotent; never rejects. */

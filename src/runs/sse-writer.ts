@@ -27,6 +27,14 @@ export class SseWriter {
     response.socket?.setNoDelay(true);
 
     let finished = false;
+    let isCorked = false;
+    // Frames produced in one turn of the event loop (a burst of deltas from one upstream chunk) leave in
+    // one socket write; a lone frame waits only until the end of the turn (setImmediate), never for a timer.
+    const uncork = () => {
+      if (!isCorked) return;
+      isCorked = false;
+      response.uncork();
+    };
     const subscription = events
       .pipe(
         map((event) => this.encoder.encodeSSE(event)),
@@ -35,6 +43,11 @@ export class SseWriter {
       .subscribe({
         next: (frame) => {
           if (frame === HEARTBEAT_COMMENT) this.metrics.heartbeatSent();
+          if (!isCorked) {
+            isCorked = true;
+            response.cork();
+            setImmediate(uncork);
+          }
           response.write(frame);
         },
         // RunService turns every failure into a RUN_ERROR event; an error here is a bug, so cut the stream.
@@ -44,6 +57,8 @@ export class SseWriter {
         },
         complete: () => {
           finished = true;
+          // Flush before ending: once ended, the response lets go of its socket and could not uncork it.
+          uncork();
           response.end();
         },
       });
