@@ -208,7 +208,9 @@ async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGen
 async function* continueAfterBoundary(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
   const subscribed = yield* consumeFrames(ctx, subscribe(ctx, taskId), { firstTaskSnapshot: 'inputs-only' });
   if (subscribed.kind !== 'eof') return subscribed;
-  const decided = yield* consumeFrames(ctx, single(await ctx.deps.gateway.getTask(taskId)));
+  const decided = yield* consumeFrames(ctx, single(await ctx.deps.gateway.getTask(taskId)), {
+    firstTaskSnapshot: 'inputs-only',
+  });
   if (decided.kind !== 'eof') return decided;
   ctx.cancelUpstream(taskId);
   throw new AguiError(ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable');

@@ -177,6 +177,8 @@ describe('reference §9.1 item 14: the task completes between GetTask and Subscr
       'GetTask',
       'SubscribeToTask',
       'GetTask',
+      // Sideband recovery at the end of the resume (reference §4.6 b).
+      'pipeline-state',
     ]);
     expect(countByMethod(calls).CancelTask).toBeUndefined();
   });

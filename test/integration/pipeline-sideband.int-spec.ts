@@ -220,6 +220,8 @@ describe('reference §9.1 item 11: a sub-pipeline permission is answered sideban
       'SendMessage',
       'GetTask',
       'SubscribeToTask',
+      // Sideband recovery at the end of the resume (reference §4.6 b).
+      'pipeline-state',
     ]);
     expect(countByMethod(calls).SendStreamingMessage).toBe(1);
     const answer = calls.find((call) => call.method === 'SendMessage')!.params.message;
