@@ -6,6 +6,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RunsModule } from './runs/runs.module';
 import { TracingModule } from './tracing/tracing.module';
+import { WsModule } from './ws/ws.module';
 
 /** The standalone service: feature modules only; guards and filters sit on our own controllers. */
 @Module({
@@ -17,6 +18,7 @@ import { TracingModule } from './tracing/tracing.module';
     HealthModule,
     RunsModule,
     CancellationModule,
+    WsModule,
   ],
 })
 export class AppModule {}

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { WsAdapter } from '@nestjs/platform-ws';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
@@ -23,6 +24,8 @@ async function bootstrap(): Promise<void> {
     forceCloseConnections: true,
   });
   app.useLogger(app.get(Logger));
+  // AgentCore's /ws on the same port, with the plain `ws` server (not socket.io).
+  app.useWebSocketAdapter(new WsAdapter(app));
   app.enableShutdownHooks();
   const logger = new NestLogger('Bootstrap');
   logger.log({ msg: 'configuration', ...describeConfig(config) });

@@ -1,15 +1,25 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
+import { SystemClock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { BearerAuthGuard } from './bearer-auth.guard';
+import { BearerTokenVerifier } from './bearer-token-verifier';
 
-function contextWith(authorization?: string): ExecutionContext {
+function contextWith(authorization?: string) {
   const request = { headers: authorization === undefined ? {} : { authorization } };
-  return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
+  const headers: Record<string, string> = {};
+  const response = { setHeader: (name: string, value: string) => void (headers[name] = value) };
+  const context = {
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+  } as unknown as ExecutionContext;
+  return { context, headers };
 }
 
+const guardFor = (config: Partial<AppConfig>) =>
+  new BearerAuthGuard(new BearerTokenVerifier({ jwt: {}, ...config } as AppConfig, new SystemClock()));
+
 describe('BearerAuthGuard', () => {
-  const guard = new BearerAuthGuard({ authToken: 's3cret' } as AppConfig);
+  const guard = guardFor({ authToken: 's3cret' });
 
   it.each([
     { name: 'exact scheme', header: 'Bearer s3cret', allowed: true },
@@ -19,12 +29,25 @@ describe('BearerAuthGuard', () => {
     { name: 'other scheme', header: 'Basic s3cret', allowed: false },
     { name: 'scheme only', header: 'Bearer', allowed: false },
     { name: 'empty token', header: 'Bearer ', allowed: false },
-  ])('$name', ({ header, allowed }) => {
-    if (allowed) expect(guard.canActivate(contextWith(header))).toBe(true);
-    else expect(() => guard.canActivate(contextWith(header))).toThrow(AguiError);
+  ])('$name', async ({ header, allowed }) => {
+    const { context, headers } = contextWith(header);
+    if (allowed) await expect(guard.canActivate(context)).resolves.toBe(true);
+    else {
+      await expect(guard.canActivate(context)).rejects.toBeInstanceOf(AguiError);
+      expect(headers['WWW-Authenticate']).toBe('Bearer');
+    }
   });
 
-  it('lets everything through when no token is configured', () => {
-    expect(new BearerAuthGuard({} as AppConfig).canActivate(contextWith())).toBe(true);
+  it('lets everything through when no token is configured', async () => {
+    await expect(guardFor({}).canActivate(contextWith().context)).resolves.toBe(true);
+  });
+
+  it('names the OAuth protected-resource metadata in the challenge when configured', async () => {
+    const url = 'https://bedrock-agentcore.eu-west-1.amazonaws.com/runtimes/arn/invocations/.well-known/x';
+    const { context, headers } = contextWith('Bearer nope');
+    await expect(
+      guardFor({ authToken: 's3cret', jwt: { resourceMetadataUrl: url } }).canActivate(context),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(headers['WWW-Authenticate']).toBe(`Bearer resource_metadata="${url}"`);
   });
 });

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
+import { ActivityTracker } from '../common/activity-tracker';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { ThreadRegistry } from '../threads/thread-registry';
@@ -20,6 +21,7 @@ export class CancelService {
   constructor(
     private readonly registry: ThreadRegistry,
     @Inject(A2A_GATEWAY) private readonly gateway: A2aGateway,
+    private readonly activity: ActivityTracker,
   ) {}
 
   cancel(request: CancelRequest): Promise<CancelOutcome> {
@@ -36,7 +38,9 @@ export class CancelService {
       }
       if (execution.rosInvocationId !== request.rosInvocationId) throw notFound();
       // Upstream first: if A2A cannot cancel, nothing changes here and the caller may retry.
-      if (execution.taskId) await this.gateway.cancelTask(execution.taskId);
+      // An upstream cancel in flight keeps an AgentCore session HealthyBusy (issue #6 item 2).
+      const { taskId } = execution;
+      if (taskId) await this.activity.track(() => this.gateway.cancelTask(taskId));
       await this.registry.commit(terminal(state));
       this.registry.cancelActiveRun(request.threadId, execution.executionId);
       this.logger.log({

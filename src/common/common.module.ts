@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { I18nModule } from '../i18n/i18n.module';
+import { ActivityTracker } from './activity-tracker';
 import { CLOCK, SystemClock } from './clock';
 import { JsonEnvelopeFilter } from './filters/json-envelope.filter';
 import { SseRunErrorFilter } from './filters/sse-run-error.filter';
@@ -13,7 +14,8 @@ import { ServiceLifecycle } from './service-lifecycle';
     JsonEnvelopeFilter,
     SseRunErrorFilter,
     ServiceLifecycle,
+    ActivityTracker,
   ],
-  exports: [CLOCK, JsonEnvelopeFilter, SseRunErrorFilter, ServiceLifecycle, I18nModule],
+  exports: [ActivityTracker, CLOCK, JsonEnvelopeFilter, SseRunErrorFilter, ServiceLifecycle, I18nModule],
 })
 export class CommonModule {}

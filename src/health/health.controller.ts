@@ -2,6 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { A2aHealthIndicator } from '../a2a/a2a.health';
 import { A2A_UPSTREAM, type UpstreamDescriptor } from '../a2a/upstream';
+import { ActivityTracker, type PingStatus } from '../common/activity-tracker';
 import { SERVICE_IDENTITY, type ServiceIdentity } from './service-identity';
 import { ThreadStoreHealthIndicator } from '../threads/thread-store.health';
 import { LifecycleHealthIndicator } from './lifecycle.health';
@@ -19,6 +20,7 @@ export class HealthController {
     private readonly lifecycle: LifecycleHealthIndicator,
     @Inject(A2A_UPSTREAM) private readonly upstream: UpstreamDescriptor,
     @Inject(SERVICE_IDENTITY) private readonly identity: ServiceIdentity,
+    private readonly activity: ActivityTracker,
   ) {}
 
   /** reference §1.1, plus which upstream is in use (its kind only: the URL may carry a private port). */
@@ -44,9 +46,12 @@ export class HealthController {
     ]);
   }
 
-  /** AgentCore's health route; busy reporting comes with the AgentCore face. */
+  /**
+   * AgentCore's health route (agui-1.0-and-agentcore.md §5.1): HealthyBusy while a run or an upstream
+   * cancel is in flight keeps the session alive; the timestamp is the last status change, never "now".
+   */
   @Get('ping')
-  ping() {
-    return { status: 'Healthy' };
+  ping(): PingStatus {
+    return this.activity.ping();
   }
 }

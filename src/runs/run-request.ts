@@ -3,10 +3,10 @@ import type { IacCodeProps, RunAgentInput } from './input/parse-run-input';
 import type { RunPersistence } from './run-persistence';
 
 /**
- * Which face a run came in on; it decides only how errors before the stream are rendered. `agentcore`
- * covers both AgentCore transports, `POST /invocations` and `/ws`.
+ * Which face a run came in on: it decides how errors before the stream are rendered (DESIGN "Faces") and
+ * labels the run's metrics. `ws` is AgentCore's WebSocket, whose refusals are RUN_ERROR frames.
  */
-export type Face = 'iac-code' | 'agentcore';
+export type Face = 'iac-code' | 'agentcore' | 'ws';
 
 /** A validated request on its way to admission. */
 export interface RunRequest {

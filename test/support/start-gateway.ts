@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { WsAdapter } from '@nestjs/platform-ws';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -72,6 +73,7 @@ export async function startGateway(
   });
   // As in main.ts: Nest's Logger calls go through pino, so `logs` holds exactly what production writes.
   app.useLogger(app.get(Logger));
+  app.useWebSocketAdapter(new WsAdapter(app));
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const close = async () => {

@@ -28,7 +28,9 @@ export class JsonEnvelopeFilter implements ExceptionFilter {
       response.destroy();
       return;
     }
-    if (code === ErrorCode.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
+    // The guard already set the challenge (with OAuth discovery when configured); keep it.
+    if (code === ErrorCode.UNAUTHORIZED && !response.hasHeader('WWW-Authenticate'))
+      response.setHeader('WWW-Authenticate', 'Bearer');
     response.status(status).json({ error: { code, message } });
   }
 }

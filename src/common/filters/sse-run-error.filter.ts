@@ -33,7 +33,9 @@ export class SseRunErrorFilter implements ExceptionFilter {
       response.destroy();
       return;
     }
-    if (code === ErrorCode.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
+    // The guard already set the challenge (with OAuth discovery when configured); keep it.
+    if (code === ErrorCode.UNAUTHORIZED && !response.hasHeader('WWW-Authenticate'))
+      response.setHeader('WWW-Authenticate', 'Bearer');
     const frame = JSON.stringify({ type: 'RUN_ERROR', code, message, timestamp: this.clock.now() });
     response
       .status(status)

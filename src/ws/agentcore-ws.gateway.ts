@@ -1,0 +1,105 @@
+import type { IncomingMessage } from 'node:http';
+import { Inject, Logger } from '@nestjs/common';
+import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
+import { PinoLogger } from 'nestjs-pino';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { bearerTokenOf } from '../auth/bearer-token-of';
+import { BearerTokenVerifier } from '../auth/bearer-token-verifier';
+import { selectedProtocol, tokenFromProtocols } from '../auth/websocket-protocol-token';
+import { CLOCK, type Clock } from '../common/clock';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MessageCatalogue } from '../i18n/message-catalogue';
+import { REQUEST_ID_HEADER, SESSION_ID_HEADER } from '../logging/request-log-fields';
+import { RunRequestReader } from '../runs/run-request-reader';
+import { RunService } from '../runs/run.service';
+import { wsConnectionContextOf, type WsConnectionContext } from './ws-connection-context';
+import { WsRunChannel, type WsRunPort } from './ws-run-channel';
+
+/** The upgrade request, with the connection context the handshake computed once. */
+type UpgradeRequest = IncomingMessage & { agentCoreContext?: WsConnectionContext };
+
+/**
+ * AgentCore's `/ws` route (issue #6 item 4, agui-1.0-and-agentcore.md §5.1, §5.5 item 5) on the HTTP
+ * server's port, through @nestjs/platform-ws. The handshake is where auth happens, so a refused client
+ * gets an HTTP 401 with the challenge (AgentCore: errors before the upgrade are HTTP statuses), never an
+ * open socket. Each connection gets a WsRunChannel over the same RunRequestReader and RunService as
+ * `POST /invocations`: two transports, one run path.
+ */
+@WebSocketGateway({ path: '/ws' })
+export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGatewayConnection<WebSocket> {
+  private readonly logger = new Logger(AgentCoreWsGateway.name);
+
+  constructor(
+    private readonly reader: RunRequestReader,
+    private readonly runs: RunService,
+    private readonly verifier: BearerTokenVerifier,
+    private readonly catalogue: MessageCatalogue,
+    private readonly pino: PinoLogger,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The decorator's options are static, but auth, the payload cap and the id echo need configuration, so
+   * they are set on the ws server here, before it accepts anything (ws reads them on every upgrade).
+   */
+  afterInit(server: WebSocketServer): void {
+    server.options.verifyClient = (info, done) => {
+      const request = info.req as UpgradeRequest;
+      void this.isAuthorized(request).then((isAuthorized) =>
+        isAuthorized
+          ? done(true)
+          : done(false, 401, 'Unauthorized', { 'WWW-Authenticate': this.verifier.challenge }),
+      );
+    };
+    server.options.handleProtocols = (protocols) => selectedProtocol(protocols);
+    // The same 12 MiB cap as a POST body; ws closes a larger message with 1009.
+    server.options.maxPayload = this.config.maxRequestBytes;
+    server.on('headers', (headers: string[], request: UpgradeRequest) => {
+      const context = this.contextOf(request);
+      headers.push(`${REQUEST_ID_HEADER}: ${context.requestId}`);
+      if (context.agentCoreSessionId) headers.push(`${SESSION_ID_HEADER}: ${context.agentCoreSessionId}`);
+    });
+  }
+
+  handleConnection(socket: WebSocket, request: UpgradeRequest): void {
+    const context = this.contextOf(request);
+    const bindings = {
+      requestId: context.requestId,
+      ...(context.agentCoreSessionId ? { agentCoreSessionId: context.agentCoreSessionId } : {}),
+    };
+    // Every line logged for this socket's runs carries its ids, as pino-http does for HTTP requests.
+    const inLogContext = (handler: () => void) => this.pino.runInContext(handler, { bindings });
+    inLogContext(() =>
+      this.logger.debug({ msg: 'WebSocket connected', closeAfterRun: context.closeAfterRun }),
+    );
+    new WsRunChannel(socket, context, this.port(), {
+      heartbeatMs: this.config.heartbeatMs,
+      catalogue: this.catalogue,
+      clock: this.clock,
+      logger: this.logger,
+      inLogContext,
+    });
+  }
+
+  /** Bearer header first (server-side clients), else the browser subprotocol pair. */
+  private isAuthorized(request: IncomingMessage): Promise<boolean> {
+    const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const token = bearerTokenOf(request.headers.authorization) ?? tokenFromProtocols(offered);
+    return this.verifier.isAccepted(token);
+  }
+
+  private contextOf(request: UpgradeRequest): WsConnectionContext {
+    request.agentCoreContext ??= wsConnectionContextOf(request.url, request.headers, () => this.clock.uuid());
+    return request.agentCoreContext;
+  }
+
+  private port(): WsRunPort {
+    return {
+      languageOf: (body, acceptLanguage) => this.reader.languageOf(body, acceptLanguage),
+      toRunRequest: (body, origin) => this.reader.toRunRequest(body, origin),
+      admit: (request) => this.runs.admit(request),
+      stream: (run) => this.runs.stream(run),
+    };
+  }
+}

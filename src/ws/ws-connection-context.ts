@@ -1,0 +1,56 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  agentCoreSessionIdOf,
+  requestIdOf,
+  REQUEST_ID_HEADER,
+  SESSION_ID_HEADER,
+} from '../logging/request-log-fields';
+
+/** What the upgrade request says about every run of one WebSocket connection. */
+export interface WsConnectionContext {
+  readonly requestId: string;
+  readonly agentCoreSessionId?: string;
+  /** `?closeAfterRun=true`: one run per socket, as the AWS reference server does (§5.2). */
+  readonly closeAfterRun: boolean;
+  readonly acceptLanguage?: string;
+}
+
+/**
+ * Reads the connection's ids from the upgrade request. A browser cannot set headers on a WebSocket and
+ * AgentCore's presigned URLs carry the session id as a query parameter (agui-1.0-and-agentcore.md §5.1), so
+ * each id is taken from its header, else from a query parameter of the same name (any letter case). The
+ * values pass the same check as the log fields. Pure: the id generator comes in.
+ */
+export function wsConnectionContextOf(
+  url: string | undefined,
+  headers: IncomingHttpHeaders,
+  generateId: () => string,
+): WsConnectionContext {
+  const query = new URL(url ?? '/', 'ws://gateway').searchParams;
+  const withQuery: IncomingHttpHeaders = { ...queryIds(query), ...withoutEmpty(headers) };
+  const agentCoreSessionId = agentCoreSessionIdOf(withQuery);
+  const acceptLanguage = headers['accept-language'];
+  return {
+    requestId: requestIdOf(withQuery, generateId),
+    ...(agentCoreSessionId ? { agentCoreSessionId } : {}),
+    closeAfterRun: query.get('closeAfterRun') === 'true',
+    ...(acceptLanguage ? { acceptLanguage } : {}),
+  };
+}
+
+function queryIds(query: URLSearchParams): IncomingHttpHeaders {
+  const ids: IncomingHttpHeaders = {};
+  for (const [name, value] of query) {
+    const lower = name.toLowerCase();
+    if ((lower === SESSION_ID_HEADER || lower === REQUEST_ID_HEADER) && ids[lower] === undefined)
+      ids[lower] = value;
+  }
+  return ids;
+}
+
+/** A header sent empty must not hide the query parameter. */
+function withoutEmpty(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([, value]) => value !== undefined && value !== ''),
+  );
+}

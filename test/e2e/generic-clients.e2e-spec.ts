@@ -1,0 +1,80 @@
+import { HttpAgent } from '@ag-ui/client';
+import type { BaseEvent } from '@ag-ui/core';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { expectConformantEvents } from '../support/agui-conformance';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+
+type Interrupt = { id: string };
+
+/** Runs one turn with HttpAgent and returns every event it delivered, plus any failure. */
+async function runTurn(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0]) {
+  const events: BaseEvent[] = [];
+  const failures: unknown[] = [];
+  await agent.runAgent(parameters, {
+    onEvent: ({ event }: { event: BaseEvent }) => void events.push(event),
+    onRunFailed: ({ error }: { error: Error }) => void failures.push(error),
+  });
+  return { events, failures };
+}
+
+/**
+ * Generic AG-UI clients (issue #6 item 6): a plain HttpAgent sends `forwardedProps: {}` and no iac-code
+ * properties at all; with IAC_CODE_AGUI_GENERIC_CLIENTS the gateway fills them. The workspace root is not
+ * among the allowed roots on purpose: the mode must admit it by itself.
+ */
+describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
+  let upstream: KernelUpstream;
+  let gateway: RunningGateway;
+  let workspaceRoot: string;
+
+  beforeAll(async () => {
+    upstream = await startKernelUpstream();
+    workspaceRoot = path.join(mkdtempSync(path.join(os.tmpdir(), 'agui-generic-')), 'workspaces');
+    gateway = await startGateway({
+      IAC_CODE_AGUI_A2A_URL: upstream.url,
+      IAC_CODE_AGUI_ALLOWED_CWDS: mkdtempSync(path.join(os.tmpdir(), 'agui-allowed-')),
+      IAC_CODE_AGUI_GENERIC_CLIENTS: 'true',
+      IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT: workspaceRoot,
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  it('completes a run of a plain HttpAgent in a per-thread workspace', async () => {
+    const agent = new HttpAgent({ url: `${gateway.url}invocations`, threadId: 'generic-text' });
+    agent.messages.push({ id: 'user-1', role: 'user', content: 'Create a VPC template' });
+    const { events, failures } = await runTurn(agent, { runId: 'generic-run-1' });
+    expect(failures).toEqual([]);
+    await expectConformantEvents(events);
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(readdirSync(workspaceRoot)).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)]);
+    const sent = (await upstream.requests()).filter((entry) => entry.rpcMethod === 'SendStreamingMessage');
+    expect(JSON.stringify(sent.at(-1)?.body)).toContain(
+      path.join(workspaceRoot, readdirSync(workspaceRoot)[0]),
+    );
+  });
+
+  it('round-trips an interrupt and its resume with the run id of the turn as invocation id', async () => {
+    const agent = new HttpAgent({ url: gateway.url, threadId: 'generic-permission' });
+    agent.messages.push({ id: 'user-1', role: 'user', content: 'permission to run a command' });
+    const first = await runTurn(agent, { runId: 'generic-turn-1' });
+    expect(first.failures).toEqual([]);
+    await expectConformantEvents(first.events);
+    const finished = first.events.at(-1) as { outcome?: { type: string; interrupts?: Interrupt[] } };
+    expect(finished.outcome?.type).toBe('interrupt');
+    const [interrupt] = finished.outcome?.interrupts ?? [];
+
+    const resumed = await runTurn(agent, {
+      runId: 'generic-turn-1-resume',
+      resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { decision: 'allow_once' } }],
+    });
+    expect(resumed.failures).toEqual([]);
+    await expectConformantEvents(resumed.events);
+    expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+});
