@@ -22,6 +22,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+COPY playground ./playground
 RUN npm run build
 
 # ---- prod-deps: production dependencies for the TARGET platform. sharp's native binary is an optional

@@ -4,6 +4,7 @@ import { ConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { PlaygroundModule } from './playground/playground.module';
 import { RunsModule } from './runs/runs.module';
 import { TracingModule } from './tracing/tracing.module';
 import { WsModule } from './ws/ws.module';
@@ -19,6 +20,7 @@ import { WsModule } from './ws/ws.module';
     RunsModule,
     CancellationModule,
     WsModule,
+    PlaygroundModule,
   ],
 })
 export class AppModule {}

@@ -54,15 +54,13 @@ export class InterruptExpiryTimer implements OnModuleInit, OnApplicationShutdown
         if (expiredIds(state.execution.pending, this.clock.now()).length === 0) return this.arm(state);
         const { execution } = state;
         if (execution.taskId) {
-          await this.gateway
-            .cancelTask(execution.taskId)
-            .catch((error: unknown) =>
-              this.logger.warn({
-                msg: 'CancelTask of an expired interrupt failed',
-                threadId,
-                error: String(error),
-              }),
-            );
+          await this.gateway.cancelTask(execution.taskId).catch((error: unknown) =>
+            this.logger.warn({
+              msg: 'CancelTask of an expired interrupt failed',
+              threadId,
+              error: String(error),
+            }),
+          );
         }
         await this.registry.commit({
           ...state,

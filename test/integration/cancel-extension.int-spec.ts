@@ -128,7 +128,10 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
       const crashTimeState = readFileSync(file);
       abort();
       await response;
-      await eventually(async () => boundExecution(threadId), (bound) => bound === undefined);
+      await eventually(
+        async () => boundExecution(threadId),
+        (bound) => bound === undefined,
+      );
       await first.close();
       writeFileSync(file, crashTimeState);
       const second = await start();
