@@ -162,7 +162,7 @@ describe('the production start command on a production install', () => {
     const ping = await fetch(`${url}ping`);
     expect({ status: ping.status, body: await ping.json() }).toEqual({
       status: 200,
-      body: { status: 'Healthy' },
+      body: { status: 'Healthy', time_of_last_update: expect.any(Number) },
     });
     const health = (await (await fetch(`${url}health`)).json()) as Record<string, unknown>;
     expect(health).toMatchObject({ status: 'ok', serverVersion: packageJson.version, upstream: 'demo' });
