@@ -127,7 +127,11 @@ export class A2aEventMapper {
   }
 
   map(frame: A2aFrame, now: number, options: MapOptions = {}): BaseEvent[] {
-    const unwrapped = unwrapFrame(frame);
+    return this.mapUnwrapped(unwrapFrame(frame), now, options);
+  }
+
+  /** `map` for a frame the caller already unwrapped (the run loop does, once per frame). */
+  mapUnwrapped(unwrapped: UnwrappedFrame, now: number, options: MapOptions = {}): BaseEvent[] {
     const ctx = this.context(now);
     const events: BaseEvent[] = [];
     for (const step of FRAME_STEPS) for (const event of step(unwrapped, ctx, options)) events.push(event);

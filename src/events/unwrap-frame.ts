@@ -1,6 +1,6 @@
 import type { A2aFrame } from '../a2a/a2a-gateway';
 import { compactJson } from './compact-json';
-import { ifDefined, isWireObject, nonEmptyString, type WireObject } from './wire-value';
+import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
 
 export type FrameKind = 'task' | 'statusUpdate' | 'artifactUpdate' | 'message' | 'unknown';
 
@@ -43,31 +43,50 @@ export function unwrapFrame(frame: A2aFrame): UnwrappedFrame {
   const iacCode =
     isWireObject(body.metadata) && isWireObject(body.metadata.iac_code) ? body.metadata.iac_code : undefined;
   const status = isWireObject(body.status) ? body.status : undefined;
-  return {
+  // Built by assignment, not spreads: this runs for every frame of every run (see docs/benchmarks.md).
+  const unwrapped: Mutable<UnwrappedFrame> = {
     kind,
     body,
-    ...ifDefined(
-      'taskId',
-      nonEmptyString(body.taskId) ?? (kind === 'message' ? undefined : nonEmptyString(body.id)),
-    ),
-    ...ifDefined('contextId', nonEmptyString(body.contextId)),
-    ...ifDefined('state', normaliseState(status?.state)),
-    ...ifDefined('iacCode', iacCode),
-    ...ifDefined('sessionId', iacCode && sessionIdOf(iacCode)),
-    requiredInputs: iacCode ? requiredInputsOf(iacCode) : [],
-    sidebandInputIds: iacCode ? sidebandInputIdsOf(iacCode) : [],
+    requiredInputs: iacCode ? requiredInputsOf(iacCode) : NO_INPUTS,
+    sidebandInputIds: iacCode ? sidebandInputIdsOf(iacCode) : NO_IDS,
   };
+  const taskId = nonEmptyString(body.taskId) ?? (kind === 'message' ? undefined : nonEmptyString(body.id));
+  if (taskId !== undefined) unwrapped.taskId = taskId;
+  const contextId = nonEmptyString(body.contextId);
+  if (contextId !== undefined) unwrapped.contextId = contextId;
+  const state = normaliseState(status?.state);
+  if (state !== undefined) unwrapped.state = state;
+  if (iacCode) {
+    unwrapped.iacCode = iacCode;
+    const sessionId = sessionIdOf(iacCode);
+    if (sessionId !== undefined) unwrapped.sessionId = sessionId;
+  }
+  return unwrapped;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Shared empty results for the common frame without inputs (never mutated by readers). */
+const NO_INPUTS: WireObject[] = [];
+const NO_IDS: string[] = [];
+
+/** The wire spells a handful of states; their normal forms are computed once. */
+const NORMALISED_STATES = new Map<string, string | undefined>();
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`; `input-required` stays; non-strings and blanks → undefined. */
 export function normaliseState(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  const known = NORMALISED_STATES.get(value);
+  if (known !== undefined || NORMALISED_STATES.has(value)) return known;
   const state = value
     .trim()
     .toLowerCase()
     .replace(/^task_state_/, '')
     .replace(/_/g, '-');
-  return state.length > 0 ? state : undefined;
+  const normalised = state.length > 0 ? state : undefined;
+  // Bounded: a misbehaving upstream sending ever new strings must not grow the cache without end.
+  if (NORMALISED_STATES.size < 64) NORMALISED_STATES.set(value, normalised);
+  return normalised;
 }
 
 function selectBody(container: WireObject): { kind: FrameKind; body: WireObject } {

@@ -62,7 +62,7 @@ export async function* consumeFrames(
     await ctx.acceptIdentities(unwrapped);
     yield* ctx.announceSession();
     yield* ctx.emitToolResults();
-    yield* ctx.mapper.map(frame, ctx.now());
+    yield* ctx.mapper.mapUnwrapped(unwrapped, ctx.now());
     if (isAssistantFinal(unwrapped)) sawAssistantFinal = true;
     if (unwrapped.state) ctx.lastState = unwrapped.state;
     if (yield* commitInputs(ctx, unwrapped)) return { kind: 'interrupted' };
