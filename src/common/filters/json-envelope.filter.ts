@@ -1,9 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { MessageCatalogue } from '../../i18n/message-catalogue';
-import { ErrorCode } from '../error-code';
-import { toErrorResponse } from './error-response';
+import { preparePreStreamError } from './pre-stream-error';
 
 /** The iac-code face: `{"error":{"code","message"}}` with the error table's status (reference §1.2). */
 @Catch()
@@ -15,22 +13,9 @@ export class JsonEnvelopeFilter implements ExceptionFilter {
   ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
-    const { status, code, message } = toErrorResponse(
-      error,
-      request,
-      this.catalogue,
-      this.config.processLanguage,
-    );
-    if (response.headersSent) {
-      response.destroy();
-      return;
-    }
-    // The guard already set the challenge (with OAuth discovery when configured); keep it.
-    if (code === ErrorCode.UNAUTHORIZED && !response.hasHeader('WWW-Authenticate'))
-      response.setHeader('WWW-Authenticate', 'Bearer');
-    response.status(status).json({ error: { code, message } });
+    const prepared = preparePreStreamError(error, host, this.catalogue, this.config.processLanguage);
+    if (!prepared) return;
+    const { status, code, message } = prepared.error;
+    prepared.response.status(status).json({ error: { code, message } });
   }
 }
