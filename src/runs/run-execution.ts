@@ -55,9 +55,14 @@ export class RunExecution {
    * resume not yet accepted: both stay answerable).
    */
   disconnect(): void {
-    if (this.hasEnded || this.disconnected || this.hasPendingInterrupts()) return;
+    if (this.hasEnded || this.disconnected) return;
     this.disconnected = true;
     const { ctx } = this;
+    if (this.hasPendingInterrupts()) {
+      // A resume not yet accepted: stop waiting for A2A, but cancel nothing and keep the interrupt (§9.2-15).
+      ctx.abort.abort();
+      return;
+    }
     if (ctx.taskId) ctx.cancelUpstream(ctx.taskId);
     else ctx.cancelOnceTaskIsKnown = true;
     void ctx.deps.persistence.markTerminal();

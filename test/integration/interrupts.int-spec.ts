@@ -224,6 +224,63 @@ describe('interrupts and resume', () => {
     expect(sessionOf(retried.events)).toMatchObject({ taskId: session.taskId });
   });
 
+  it('keeps a sideband permission pending when its SendMessage answer is a JSON-RPC error (§9.1-12)', async () => {
+    const gateway = await start();
+    const { interrupts, session } = await interruptRun(gateway, 'sideband-error', 'pipeline');
+    expect(interrupts.map((interrupt) => interrupt.id)).toEqual(['permission-1']);
+    expect(readThread(stateDir, 'sideband-error').execution.pending['permission-1'].sideband).toBe(true);
+    await upstream.injectFault({ method: 'SendMessage', mode: 'rpc-error', times: 1 });
+    const failed = await postResume(gateway.url, 'sideband-error', 'run-2', [resolved('permission-1')]);
+    expect(failed.events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'A2A_UNAVAILABLE',
+      message: 'The local A2A execution service rejected the interrupt response.',
+    });
+    expect(Object.keys(readThread(stateDir, 'sideband-error').execution.pending)).toEqual(['permission-1']);
+    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
+      expect.objectContaining({ id: session.taskId }),
+    );
+    const retried = await postResume(gateway.url, 'sideband-error', 'run-3', [resolved('permission-1')]);
+    await expectConformantEvents(retried.events);
+    expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(
+      (await paramsOf(upstream, 'SendMessage')).filter((p) => p.message.taskId === session.taskId),
+    ).toHaveLength(2);
+  });
+
+  it('keeps the interrupt when the client leaves while its answer is still unanswered by A2A (§9.2-15)', async () => {
+    const gateway = await start();
+    const { session } = await interruptRun(gateway, 'perm-leave');
+    // A2A holds the answer back for a while (then fails it): the client leaves in between.
+    await upstream.injectFault({
+      method: 'SendStreamingMessage',
+      mode: 'rpc-error',
+      times: 1,
+      delayMs: 1500,
+    });
+    const left = await postResume(
+      gateway.url,
+      'perm-leave',
+      'run-2',
+      [resolved('permission-1')],
+      {},
+      {
+        signal: AbortSignal.timeout(400),
+      },
+    );
+    expect(typesOf(left.events)).toEqual(['RUN_STARTED']);
+    await new Promise((resolve) => setTimeout(resolve, 1800));
+    const state = readThread(stateDir, 'perm-leave');
+    expect(Object.keys(state.execution.pending)).toEqual(['permission-1']);
+    expect(state.execution.taskId).toBe(session.taskId);
+    expect(state.terminalExecutionIds).not.toContain(session.executionId);
+    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
+      expect.objectContaining({ id: session.taskId }),
+    );
+    const retried = await postResume(gateway.url, 'perm-leave', 'run-3', [resolved('permission-1')]);
+    expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
   it('stops at the session restore preflight when the backup is not ready, sending nothing (§9.1-9)', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-restore');

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { threadFileStem } from '../../src/threads/thread-file-name';
 import type { KernelUpstream } from './start-kernel-upstream';
 import { runInput } from './run-input';
-import { postRun, type SseResponse } from './sse-client';
+import { postRun, type PostOptions, type SseResponse } from './sse-client';
 
 /** Arbitrary JSON read back from files and the kernel's journal, navigated freely by assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,8 +37,9 @@ export function postResume(
   runId: string,
   resume: unknown[],
   iacCode: Record<string, unknown> = {},
+  options: PostOptions = {},
 ): Promise<SseResponse> {
-  return postRun(url, resumeInput(threadId, runId, resume, iacCode));
+  return postRun(url, resumeInput(threadId, runId, resume, iacCode), options);
 }
 
 /** The thread's state file as JSON. */

@@ -24,6 +24,8 @@ export interface KernelFaultSpec {
   readonly times?: number;
   /** The JSON-RPC error of `rpc-error`; default `{code: -32603, message: 'Internal error'}`. */
   readonly error?: JsonRpcErrorObject;
+  /** Holds the faulty answer back this long first (0–10,000 ms). */
+  readonly delayMs?: number;
 }
 
 export interface KernelUpstream {
