@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
 import { loadProcessConfig } from './config/process-config';
+import { closeOnSignals } from './common/close-on-signals';
 import { createLogger } from './common/create-logger';
 import type { LogSettings } from './logging/pino-options';
 
@@ -26,8 +27,8 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(Logger));
   // AgentCore's /ws on the same port, with the plain `ws` server (not socket.io).
   app.useWebSocketAdapter(new WsAdapter(app));
-  app.enableShutdownHooks();
   const logger = new NestLogger('Bootstrap');
+  closeOnSignals(app, logger);
   logger.log({ msg: 'configuration', ...describeConfig(config) });
   await app.listen(config.port, config.host);
   logger.log({ msg: 'listening', url: `http://${config.host}:${config.port}/` });
