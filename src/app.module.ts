@@ -1,26 +1,12 @@
 import { Module } from '@nestjs/common';
-import { CancellationModule } from './cancellation/cancellation.module';
-import { ConfigModule } from './config/config.module';
-import { HealthModule } from './health/health.module';
-import { LoggingModule } from './logging/logging.module';
-import { MetricsModule } from './metrics/metrics.module';
+import { AguiGatewayModule } from './gateway/agui-gateway.module';
 import { PlaygroundModule } from './playground/playground.module';
-import { RunsModule } from './runs/runs.module';
-import { TracingModule } from './tracing/tracing.module';
-import { WsModule } from './ws/ws.module';
 
-/** The standalone service: feature modules only; guards and filters sit on our own controllers. */
+/**
+ * The standalone service: one consumer of AguiGatewayModule (issue #10), configured from the environment,
+ * plus the browser playground. Guards and filters sit on the gateway's own controllers.
+ */
 @Module({
-  imports: [
-    ConfigModule,
-    LoggingModule,
-    MetricsModule,
-    TracingModule,
-    HealthModule,
-    RunsModule,
-    CancellationModule,
-    WsModule,
-    PlaygroundModule,
-  ],
+  imports: [AguiGatewayModule.forRoot(), PlaygroundModule],
 })
 export class AppModule {}

@@ -1,13 +1,16 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { A2aCallObserver } from '../metrics/a2a-call-observer';
 import { MetricsModule } from '../metrics/metrics.module';
-import { A2A_GATEWAY } from './a2a-gateway';
+import { A2A_GATEWAY, type A2aGateway } from './a2a-gateway';
 import { A2aHealthIndicator } from './a2a.health';
 import { SdkA2aGateway } from './sdk-a2a-gateway';
 import { startUpstream } from './start-upstream';
-import { A2A_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream } from './upstream';
+import { A2A_UPSTREAM, CUSTOM_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream } from './upstream';
 
 /**
  * The A2A side: starts the upstream while the application initialises (an async factory, so it is up
@@ -18,8 +21,10 @@ import { A2A_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream } from './upstream
   providers: [
     {
       provide: RUNNING_UPSTREAM,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => startUpstream(config),
+      inject: [APP_CONFIG, { token: GATEWAY_PARTS, optional: true }],
+      // A host's own A2A gateway talks to its own upstream: nothing is started for it (issue #10).
+      useFactory: (config: AppConfig, parts: GatewayParts | undefined) =>
+        parts?.a2aGateway ? CUSTOM_UPSTREAM : startUpstream(config),
     },
     {
       provide: A2A_UPSTREAM,
@@ -28,14 +33,28 @@ import { A2A_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream } from './upstream
     },
     {
       provide: A2A_GATEWAY,
-      inject: [RUNNING_UPSTREAM, APP_CONFIG, A2aCallObserver],
-      useFactory: (running: RunningUpstream, config: AppConfig, observer: A2aCallObserver) =>
-        new SdkA2aGateway({
-          url: running.descriptor.url,
-          token: running.token,
-          cancelTimeoutMs: config.cancelTimeoutMs,
-          observer,
-        }),
+      inject: [
+        RUNNING_UPSTREAM,
+        APP_CONFIG,
+        A2aCallObserver,
+        { token: GATEWAY_PARTS, optional: true },
+        ModuleRef,
+      ],
+      useFactory: (
+        running: RunningUpstream,
+        config: AppConfig,
+        observer: A2aCallObserver,
+        parts: GatewayParts | undefined,
+        moduleRef: ModuleRef,
+      ): A2aGateway | Promise<A2aGateway> =>
+        parts?.a2aGateway
+          ? resolveGatewayPart(parts.a2aGateway, moduleRef)
+          : new SdkA2aGateway({
+              url: running.descriptor.url,
+              token: running.token,
+              cancelTimeoutMs: config.cancelTimeoutMs,
+              observer,
+            }),
     },
     A2aHealthIndicator,
   ],

@@ -4,7 +4,8 @@
  */
 export const A2A_UPSTREAM = Symbol('A2A_UPSTREAM');
 
-export type UpstreamKind = 'url' | 'managed' | 'demo';
+/** `custom`: a host replaced the A2A gateway (AguiGatewayModule options), so the gateway started nothing. */
+export type UpstreamKind = 'url' | 'managed' | 'demo' | 'custom';
 
 export interface UpstreamDescriptor {
   readonly kind: UpstreamKind;
@@ -29,3 +30,9 @@ export function withTrailingSlash(url: string): string {
  * imports A2aModule can replace it (`overrideProvider(RUNNING_UPSTREAM)`) instead of starting a kernel.
  */
 export const RUNNING_UPSTREAM = Symbol('RUNNING_UPSTREAM');
+
+/** The upstream of a replaced A2A gateway: nothing started, nothing to stop, no URL of ours. */
+export const CUSTOM_UPSTREAM: RunningUpstream = Object.freeze({
+  descriptor: Object.freeze({ kind: 'custom' as const, url: '' }),
+  stop: async () => undefined,
+});

@@ -1,11 +1,32 @@
 import { Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { CommonModule } from '../common/common.module';
-import { BearerAuthGuard } from './bearer-auth.guard';
+import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { resolveGatewayPart } from '../config/resolve-gateway-part';
+import { BearerRequestAuthenticator } from './bearer-request-authenticator';
 import { BearerTokenVerifier } from './bearer-token-verifier';
+import { RequestAuthGuard } from './request-auth.guard';
+import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticator';
 
 @Module({
   imports: [CommonModule],
-  providers: [BearerAuthGuard, BearerTokenVerifier],
-  exports: [BearerAuthGuard, BearerTokenVerifier],
+  providers: [
+    BearerTokenVerifier,
+    {
+      // A host's authenticator (AguiGatewayModule options) or the bearer/JWT default (issue #10).
+      provide: REQUEST_AUTHENTICATOR,
+      inject: [{ token: GATEWAY_PARTS, optional: true }, ModuleRef, BearerTokenVerifier],
+      useFactory: (
+        parts: GatewayParts | undefined,
+        moduleRef: ModuleRef,
+        verifier: BearerTokenVerifier,
+      ): RequestAuthenticator | Promise<RequestAuthenticator> =>
+        parts?.authenticator
+          ? resolveGatewayPart(parts.authenticator, moduleRef)
+          : new BearerRequestAuthenticator(verifier),
+    },
+    RequestAuthGuard,
+  ],
+  exports: [RequestAuthGuard, REQUEST_AUTHENTICATOR],
 })
 export class AuthModule {}

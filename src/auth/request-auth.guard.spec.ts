@@ -2,11 +2,17 @@ import type { ExecutionContext } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { SystemClock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
-import { BearerAuthGuard } from './bearer-auth.guard';
+import { BearerRequestAuthenticator } from './bearer-request-authenticator';
 import { BearerTokenVerifier } from './bearer-token-verifier';
+import { RequestAuthGuard } from './request-auth.guard';
+import type { AuthenticationRequest, RequestAuthenticator } from './request-authenticator';
 
 function contextWith(authorization?: string) {
-  const request = { headers: authorization === undefined ? {} : { authorization } };
+  const request = {
+    method: 'POST',
+    originalUrl: '/agents/iac',
+    headers: authorization === undefined ? {} : { authorization },
+  };
   const headers: Record<string, string> = {};
   const response = { setHeader: (name: string, value: string) => void (headers[name] = value) };
   const context = {
@@ -16,9 +22,13 @@ function contextWith(authorization?: string) {
 }
 
 const guardFor = (config: Partial<AppConfig>) =>
-  new BearerAuthGuard(new BearerTokenVerifier({ jwt: {}, ...config } as AppConfig, new SystemClock()));
+  new RequestAuthGuard(
+    new BearerRequestAuthenticator(
+      new BearerTokenVerifier({ jwt: {}, ...config } as AppConfig, new SystemClock()),
+    ),
+  );
 
-describe('BearerAuthGuard', () => {
+describe('RequestAuthGuard with the bearer authenticator', () => {
   const guard = guardFor({ authToken: 's3cret' });
 
   it.each([
@@ -49,5 +59,29 @@ describe('BearerAuthGuard', () => {
       guardFor({ authToken: 's3cret', jwt: { resourceMetadataUrl: url } }).canActivate(context),
     ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     expect(headers['WWW-Authenticate']).toBe(`Bearer resource_metadata="${url}"`);
+  });
+});
+
+describe('RequestAuthGuard with a replaced authenticator', () => {
+  const seen: AuthenticationRequest[] = [];
+  const byHeader: RequestAuthenticator = {
+    authenticate: (request) => {
+      seen.push(request);
+      return request.headers.authorization === 'Bearer ok' ? { isAllowed: true } : { isAllowed: false };
+    },
+  };
+  const guard = new RequestAuthGuard(byHeader);
+
+  it('asks the authenticator, with the request it is about and the bearer token already extracted', async () => {
+    await expect(guard.canActivate(contextWith('Bearer ok').context)).resolves.toBe(true);
+    expect(seen.at(-1)).toEqual(
+      expect.objectContaining({ transport: 'http', method: 'POST', url: '/agents/iac', bearerToken: 'ok' }),
+    );
+  });
+
+  it('refuses with UNAUTHORIZED and sets no challenge when the authenticator gives none', async () => {
+    const { context, headers } = contextWith('Bearer nope');
+    await expect(guard.canActivate(context)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(headers).toEqual({});
   });
 });

@@ -1,25 +1,34 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { bearerTokenOf } from './bearer-token-of';
-import { BearerTokenVerifier } from './bearer-token-verifier';
+import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticator';
 
 /**
- * Bearer token check of reference §1.5 (static token or JWT, see BearerTokenVerifier), bound with
- * @UseGuards on the gateway's own controllers. Guards run before the route reads its body, so an
- * unauthenticated request is refused without reading it. The challenge header is set here, where the
- * OAuth discovery URL is known; the face's filter keeps it.
+ * Authentication of reference §1.5 through whatever REQUEST_AUTHENTICATOR is (bearer/JWT by default, a
+ * host's own check when replaced), bound with @UseGuards on the gateway's own controllers only, never app-wide,
+ * so a host application's routes are untouched (issue #10). Guards run before the route reads
+ * its body, so a refused request is never buffered. The challenge header is set here; the face's filter
+ * keeps it.
  */
 @Injectable()
-export class BearerAuthGuard implements CanActivate {
-  constructor(private readonly verifier: BearerTokenVerifier) {}
+export class RequestAuthGuard implements CanActivate {
+  constructor(@Inject(REQUEST_AUTHENTICATOR) private readonly authenticator: RequestAuthenticator) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const token = bearerTokenOf(http.getRequest<Request>().headers.authorization);
-    if (await this.verifier.isAccepted(token)) return true;
-    http.getResponse<Response>().setHeader('WWW-Authenticate', this.verifier.challenge);
+    const request = http.getRequest<Request>();
+    const decision = await this.authenticator.authenticate({
+      transport: 'http',
+      method: request.method,
+      url: request.originalUrl ?? request.url,
+      headers: request.headers,
+      bearerToken: bearerTokenOf(request.headers.authorization),
+      remoteAddress: request.socket?.remoteAddress,
+    });
+    if (decision.isAllowed) return true;
+    if (decision.challenge) http.getResponse<Response>().setHeader('WWW-Authenticate', decision.challenge);
     throw new AguiError(ErrorCode.UNAUTHORIZED, 'unauthorized');
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { RequestAuthGuard } from '../auth/request-auth.guard';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { setRequestLanguage } from '../common/request-language';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -11,7 +11,7 @@ import { CancelService } from './cancel.service';
 
 /** `POST /extensions/iac-code/v1/executions/:executionId/cancel` (reference §1.4). */
 @Controller('extensions/iac-code/v1/executions')
-@UseGuards(BearerAuthGuard)
+@UseGuards(RequestAuthGuard)
 @UseFilters(JsonEnvelopeFilter)
 export class CancelController {
   constructor(

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { I18nModule } from '../i18n/i18n.module';
 import { ActivityTracker } from './activity-tracker';
-import { CLOCK, SystemClock } from './clock';
+import { CLOCK, SystemClock, type Clock } from './clock';
 import { JsonEnvelopeFilter } from './filters/json-envelope.filter';
 import { SseRunErrorFilter } from './filters/sse-run-error.filter';
 import { ServiceLifecycle } from './service-lifecycle';
@@ -10,7 +13,13 @@ import { ServiceLifecycle } from './service-lifecycle';
 @Module({
   imports: [I18nModule],
   providers: [
-    { provide: CLOCK, useClass: SystemClock },
+    {
+      // A host's clock (AguiGatewayModule options, issue #10) or the system clock.
+      provide: CLOCK,
+      inject: [{ token: GATEWAY_PARTS, optional: true }, ModuleRef],
+      useFactory: (parts: GatewayParts | undefined, moduleRef: ModuleRef): Clock | Promise<Clock> =>
+        parts?.clock ? resolveGatewayPart(parts.clock, moduleRef) : new SystemClock(),
+    },
     JsonEnvelopeFilter,
     SseRunErrorFilter,
     ServiceLifecycle,

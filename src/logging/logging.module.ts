@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import { LoggerModule, type Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { CancelController } from '../cancellation/cancel.controller';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { HealthController } from '../health/health.controller';
+import { MetricsController } from '../metrics/metrics.controller';
+import { RunsController } from '../runs/runs.controller';
 import { LOG_DESTINATION } from './log-destination';
 import { pinoHttpOptions } from './pino-http-options';
 import { isPrettyAvailable } from './pretty-available';
@@ -23,7 +27,11 @@ import { isPrettyAvailable } from './pretty-available';
           prettyAvailable: destination === null && isPrettyAvailable(),
           generateId: randomUUID,
         });
-        return { pinoHttp: destination ? [options, destination] : options };
+        return {
+          pinoHttp: destination ? [options, destination] : options,
+          // Only the gateway's own routes (with any prefix): a host application's routes are untouched (issue #10).
+          forRoutes: [RunsController, CancelController, HealthController, MetricsController],
+        };
       },
     }),
   ],

@@ -1,20 +1,20 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Observable } from 'rxjs';
-import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { RequestAuthGuard } from '../auth/request-auth.guard';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /**
- * `/metrics` takes the same bearer token as the run routes, unless IAC_CODE_AGUI_METRICS_PUBLIC=true
+ * `/metrics` takes the same authentication as the run routes, unless IAC_CODE_AGUI_METRICS_PUBLIC=true
  * (a scraper inside the cluster network, DESIGN "Environment").
  */
 @Injectable()
 export class MetricsAccessGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly bearer: BearerAuthGuard,
+    private readonly auth: RequestAuthGuard,
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> | Observable<boolean> {
-    return this.config.metricsPublic || this.bearer.canActivate(context);
+    return this.config.metricsPublic || this.auth.canActivate(context);
   }
 }

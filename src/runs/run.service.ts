@@ -18,6 +18,7 @@ import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
 import type { IacCodeProps } from './input/parse-run-input';
 import { resolveCwd } from './input/resolve-cwd';
+import { RunEventHooks } from './run-event-hooks';
 import { RunExecution } from './run-execution';
 import type { AdmittedRun, RunRequest } from './run-request';
 
@@ -43,6 +44,7 @@ export class RunService implements BeforeApplicationShutdown {
     private readonly metrics: RunMetrics,
     private readonly telemetry: RunTelemetry,
     private readonly activity: ActivityTracker,
+    private readonly hooks: RunEventHooks,
   ) {}
 
   /** Everything that can refuse a run before the response starts (reference §6.5), persisted before it starts. */
@@ -142,6 +144,14 @@ export class RunService implements BeforeApplicationShutdown {
         { threadId: run.threadId, runId: run.runId, executionId: run.executionId, face: run.face },
         run.admittedAtMs,
       );
+      const hooked = this.hooks.startRun({
+        threadId: run.threadId,
+        runId: run.runId,
+        executionId: run.executionId,
+        rosInvocationId: run.rosInvocationId,
+        face: run.face,
+        startedAtMs: run.admittedAtMs,
+      });
       const iterator = execution.events();
       let settle!: () => void;
       this.openRuns.set(execution, new Promise<void>((resolve) => (settle = resolve)));
@@ -152,6 +162,8 @@ export class RunService implements BeforeApplicationShutdown {
             if (subscriber.closed && !execution.isReadingToCancel) break;
             if (!subscriber.closed) subscriber.next(next.value);
             observed.event(next.value);
+            // After the client has it; hooks are called, never awaited (issue #10).
+            hooked.event(next.value);
           }
           // Free the slot before the stream ends: the client's next turn may reach another replica at once.
           await run.persistence.release();
@@ -160,6 +172,7 @@ export class RunService implements BeforeApplicationShutdown {
           subscriber.error(error);
         } finally {
           observed.end();
+          hooked.end();
           void run.persistence.release();
           this.openRuns.delete(execution);
           endActivity();

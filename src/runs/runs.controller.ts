@@ -1,6 +1,6 @@
 import { Controller, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { RequestAuthGuard } from '../auth/request-auth.guard';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { SseRunErrorFilter } from '../common/filters/sse-run-error.filter';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -15,7 +15,7 @@ import { SseWriter } from './sse-writer';
  * only when it is refused before the stream starts. Thin on purpose: read, admit, stream.
  */
 @Controller()
-@UseGuards(BearerAuthGuard)
+@UseGuards(RequestAuthGuard)
 export class RunsController {
   constructor(
     private readonly reader: RunRequestReader,

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { CommonModule } from '../common/common.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { FileThreadStore } from './file-thread-store';
 import { RedisThreadStore } from './redis-thread-store';
 import {
@@ -22,19 +25,27 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
     { provide: REDIS_THREAD_STORE_OPTIONS, useValue: DEFAULT_REDIS_THREAD_STORE_OPTIONS },
     {
       provide: THREAD_STORE,
-      inject: [APP_CONFIG, REDIS_THREAD_STORE_OPTIONS],
-      useFactory: (config: AppConfig, options: RedisThreadStoreOptions): ThreadStore =>
+      inject: [APP_CONFIG, REDIS_THREAD_STORE_OPTIONS, { token: GATEWAY_PARTS, optional: true }, ModuleRef],
+      useFactory: (
+        config: AppConfig,
+        options: RedisThreadStoreOptions,
+        parts: GatewayParts | undefined,
+        moduleRef: ModuleRef,
+      ): ThreadStore | Promise<ThreadStore> =>
+        // A host's store (AguiGatewayModule options, issue #10) replaces the configured one.
         // loadConfig refuses `redis` without a URL, so redisUrl is set here.
-        config.store.kind === 'redis'
-          ? new RedisThreadStore(
-              {
-                redisUrl: config.store.redisUrl ?? '',
-                keyPrefix: config.store.keyPrefix,
-                tls: config.store.tls,
-              },
-              options,
-            )
-          : new FileThreadStore(config.stateDir),
+        parts?.threadStore
+          ? resolveGatewayPart(parts.threadStore, moduleRef)
+          : config.store.kind === 'redis'
+            ? new RedisThreadStore(
+                {
+                  redisUrl: config.store.redisUrl ?? '',
+                  keyPrefix: config.store.keyPrefix,
+                  tls: config.store.tls,
+                },
+                options,
+              )
+            : new FileThreadStore(config.stateDir),
     },
     {
       // The same Redis store seen as a cluster (DESIGN "Scale-out"); null keeps the registry in-process.

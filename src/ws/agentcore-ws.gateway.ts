@@ -4,7 +4,11 @@ import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '
 import { PinoLogger } from 'nestjs-pino';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { bearerTokenOf } from '../auth/bearer-token-of';
-import { BearerTokenVerifier } from '../auth/bearer-token-verifier';
+import {
+  REQUEST_AUTHENTICATOR,
+  type AuthenticationDecision,
+  type RequestAuthenticator,
+} from '../auth/request-authenticator';
 import { selectedProtocol, tokenFromProtocols } from '../auth/websocket-protocol-token';
 import { CLOCK, type Clock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -32,7 +36,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
   constructor(
     private readonly reader: RunRequestReader,
     private readonly runs: RunService,
-    private readonly verifier: BearerTokenVerifier,
+    @Inject(REQUEST_AUTHENTICATOR) private readonly authenticator: RequestAuthenticator,
     private readonly catalogue: MessageCatalogue,
     private readonly pino: PinoLogger,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -46,10 +50,21 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
   afterInit(server: WebSocketServer): void {
     server.options.verifyClient = (info, done) => {
       const request = info.req as UpgradeRequest;
-      void this.isAuthorized(request).then((isAuthorized) =>
-        isAuthorized
-          ? done(true)
-          : done(false, 401, 'Unauthorized', { 'WWW-Authenticate': this.verifier.challenge }),
+      this.authenticate(request).then(
+        (decision) =>
+          decision.isAllowed
+            ? done(true)
+            : done(
+                false,
+                401,
+                'Unauthorized',
+                decision.challenge ? { 'WWW-Authenticate': decision.challenge } : {},
+              ),
+        (error: unknown) => {
+          // A failing authenticator refuses the handshake; its text stays in the log, not in the answer.
+          this.logger.error({ msg: 'request authenticator failed', error: String(error) });
+          done(false, 500, 'Internal Server Error');
+        },
       );
     };
     server.options.handleProtocols = (protocols) => selectedProtocol(protocols);
@@ -82,11 +97,18 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
     });
   }
 
-  /** Bearer header first (server-side clients), else the browser subprotocol pair. */
-  private isAuthorized(request: IncomingMessage): Promise<boolean> {
+  /** Through REQUEST_AUTHENTICATOR; the token is the bearer header first (server-side clients), else the subprotocol pair. */
+  private async authenticate(request: IncomingMessage): Promise<AuthenticationDecision> {
     const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
     const token = bearerTokenOf(request.headers.authorization) ?? tokenFromProtocols(offered);
-    return this.verifier.isAccepted(token);
+    return this.authenticator.authenticate({
+      transport: 'websocket',
+      method: request.method ?? 'GET',
+      url: request.url ?? '/ws',
+      headers: request.headers,
+      ...(token !== undefined ? { bearerToken: token } : {}),
+      remoteAddress: request.socket.remoteAddress,
+    });
   }
 
   private contextOf(request: UpgradeRequest): WsConnectionContext {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { WsAdapter } from '@nestjs/platform-ws';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -57,17 +58,30 @@ export async function startGateway(
       isTty: false,
     },
   );
+  return startModule([AppModule], {
+    configure: (builder) => configure(builder.overrideProvider(APP_CONFIG).useValue(config)),
+  });
+}
+
+/**
+ * Any module graph that contains the gateway (a host application, `AguiGatewayModule.forRoot(…)`), started
+ * like startGateway with the logs captured. `bodyParser` defaults to off as in main.ts; a host app keeps it.
+ */
+export async function startModule(
+  imports: (Type | DynamicModule)[],
+  options: {
+    configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+    bodyParser?: boolean;
+  } = {},
+): Promise<RunningGateway> {
+  const { configure = (builder) => builder, bodyParser = false } = options;
   const logs: string[] = [];
   openLogSinks.add(logs);
   const moduleRef = await configure(
-    Test.createTestingModule({ imports: [AppModule] })
-      .overrideProvider(APP_CONFIG)
-      .useValue(config)
-      .overrideProvider(LOG_DESTINATION)
-      .useValue(capturedLines),
+    Test.createTestingModule({ imports }).overrideProvider(LOG_DESTINATION).useValue(capturedLines),
   ).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({
-    bodyParser: false,
+    bodyParser,
     forceCloseConnections: true,
     bufferLogs: true,
   });

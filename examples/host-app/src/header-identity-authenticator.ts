@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthenticationDecision, AuthenticationRequest, RequestAuthenticator } from '../../../src/index';
+
+/** The header a trusted front proxy (mTLS terminator, company SSO) sets after it has identified the caller. */
+export const USER_ID_HEADER = 'x-user-id';
+
+const USER_ID = /^[A-Za-z0-9._@-]{1,128}$/;
+
+/**
+ * Replaces the gateway's bearer/JWT check: a request (or WebSocket handshake) is allowed when the proxy in
+ * front named a well-formed user. Only sound behind a proxy that strips this header from client requests.
+ */
+@Injectable()
+export class HeaderIdentityAuthenticator implements RequestAuthenticator {
+  authenticate(request: AuthenticationRequest): AuthenticationDecision {
+    const userId = request.headers[USER_ID_HEADER];
+    return typeof userId === 'string' && USER_ID.test(userId) ? { isAllowed: true } : { isAllowed: false };
+  }
+}

@@ -1,0 +1,20 @@
+import type { GatewaySettings } from '../config/gateway-config';
+import type { GatewayParts } from '../config/gateway-parts';
+
+/**
+ * What `AguiGatewayModule.forRoot(options)` takes, or what the `useFactory` of `forRootAsync` returns
+ * (README "Extending"): where the settings come from (`environment`, `config`) and the replaced parts
+ * (`authenticator`, `threadStore`, `a2aGateway`, `clock`, `eventHooks`). `forRoot()` with nothing is the
+ * standalone service: settings from process.env, every default part.
+ */
+export interface AguiGatewayOptions extends GatewaySettings, GatewayParts {}
+
+/** Options that shape the module graph, so they are given synchronously, also to `forRootAsync`. */
+export interface AguiGatewayModuleExtras {
+  /**
+   * Mount the HTTP routes under this path (e.g. `/agents/iac` → `POST /agents/iac`,
+   * `GET /agents/iac/health`), with Nest's RouterModule. The AgentCore `/ws` path is not prefixed: it is
+   * fixed when the WebSocket server is created.
+   */
+  readonly routePrefix?: string;
+}

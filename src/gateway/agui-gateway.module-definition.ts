@@ -1,0 +1,37 @@
+import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
+import { RouterModule } from '@nestjs/core';
+import { CancellationModule } from '../cancellation/cancellation.module';
+import { HealthModule } from '../health/health.module';
+import { MetricsModule } from '../metrics/metrics.module';
+import { RunsModule } from '../runs/runs.module';
+import type { AguiGatewayModuleExtras, AguiGatewayOptions } from './agui-gateway-options';
+
+/** The modules whose controllers carry the HTTP routes, i.e. what a route prefix applies to. */
+export const ROUTED_MODULES = [RunsModule, CancellationModule, HealthModule, MetricsModule];
+
+/**
+ * Nest's ConfigurableModuleBuilder gives `forRoot(options)` and `forRootAsync({ useFactory, inject,
+ * imports })`; the route prefix is an extra because it changes the module graph, which an async factory
+ * cannot do.
+ */
+export const {
+  ConfigurableModuleClass: AguiGatewayConfigurableModule,
+  MODULE_OPTIONS_TOKEN: AGUI_GATEWAY_OPTIONS,
+  OPTIONS_TYPE: AGUI_GATEWAY_OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE: AGUI_GATEWAY_ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<AguiGatewayOptions>({ moduleName: 'AguiGateway' })
+  .setClassMethodName('forRoot')
+  .setExtras<AguiGatewayModuleExtras>({ routePrefix: undefined }, withRoutePrefix)
+  .build();
+
+function withRoutePrefix(definition: DynamicModule, extras: AguiGatewayModuleExtras): DynamicModule {
+  const prefix = extras.routePrefix?.replace(/\/+$/, '');
+  if (!prefix) return definition;
+  return {
+    ...definition,
+    imports: [
+      ...(definition.imports ?? []),
+      RouterModule.register([{ path: prefix, children: ROUTED_MODULES }]),
+    ],
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The public API of agui-a2a-gateway as a library (issue #10; README "Extending"). Everything exported here
+ * follows semantic versioning; anything else under src/ is internal and may change in any release.
+ */
+
+// The module and its options.
+export { AguiGatewayModule } from './gateway/agui-gateway.module';
+export type { MessageKey } from './i18n/message-key';
+export type { AguiGatewayModuleExtras, AguiGatewayOptions } from './gateway/agui-gateway-options';
+export type { GatewaySettings } from './config/gateway-config';
+export type { GatewayPart, GatewayParts } from './config/gateway-parts';
+
+// Configuration.
+export { APP_CONFIG, type AppConfig, type UpstreamMode } from './config/app-config';
+export type { AppConfigOverrides } from './config/merge-config';
+export { ConfigError } from './config/load-config';
+
+// Replaceable parts: token, interface, and the defaults worth composing with.
+export {
+  REQUEST_AUTHENTICATOR,
+  type AuthenticationDecision,
+  type AuthenticationRequest,
+  type RequestAuthenticator,
+} from './auth/request-authenticator';
+export { THREAD_STORE, type ThreadStore } from './threads/thread-store';
+export type {
+  AppliedResumeDigest,
+  PendingInterruptEntry,
+  PersistedInput,
+  ThreadExecution,
+  ThreadState,
+} from './threads/thread-state';
+export {
+  A2A_GATEWAY,
+  type A2aFrame,
+  type A2aGateway,
+  type A2aOutgoingMessage,
+  type A2aPart,
+} from './a2a/a2a-gateway';
+export { CLOCK, SystemClock, type Clock } from './common/clock';
+export {
+  RUN_EVENT_HOOKS,
+  type RunEventHook,
+  type RunHookContext,
+  type RunOutcomeReport,
+} from './runs/run-event-hook';
+export type { Face } from './runs/run-request';
+
+// Errors: one code enum for every face, its HTTP statuses, the one error class.
+export { ErrorCode, HTTP_STATUS_BY_CODE } from './common/error-code';
+export { AguiError, isAguiError } from './common/agui-error';
+
+// Request and event types.
+export type {
+  AlibabaCloudCredentials,
+  ContentPart,
+  IacCodeProps,
+  IacCodeThinking,
+  Message,
+  RunAgentInput,
+} from './runs/input/parse-run-input';
+export type { ResumeEntry, Tool, Context } from './runs/input/run-agent-input';
+export { EventType, type BaseEvent, type RunErrorEvent, type RunFinishedEvent } from '@ag-ui/core';

@@ -1,0 +1,46 @@
+import type { BaseEvent } from '@ag-ui/core';
+import type { Face } from './run-request';
+
+/**
+ * Injection token of the event hooks (issue #10): an array, in the order the host gave them. Hooks observe
+ * runs for audit logs or billing; they cannot change, delay or break a stream (see RunEventHooks).
+ */
+export const RUN_EVENT_HOOKS = Symbol('RUN_EVENT_HOOKS');
+
+/** The run a hook call is about; the same object for every call of one run. */
+export interface RunHookContext {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly executionId: string;
+  readonly rosInvocationId: string;
+  /** `iac-code` (POST /), `agentcore` (POST /invocations) or `ws` (/ws). */
+  readonly face: Face;
+  /** Unix ms when admission completed (the stream starts right after). */
+  readonly startedAtMs: number;
+}
+
+/** How a run ended, once per run, after its last event. */
+export interface RunOutcomeReport {
+  /**
+   * `success`: RUN_FINISHED; `interrupt`: RUN_FINISHED waiting for input (resumable); `error`: RUN_ERROR
+   * (see `errorCode`); `disconnected`: the client left before a terminal event (reference §7.2).
+   */
+  readonly outcome: 'success' | 'interrupt' | 'error' | 'disconnected';
+  /** The RUN_ERROR code (an ErrorCode value) when `outcome` is `error`. */
+  readonly errorCode?: string;
+  /** Unix ms of the end, from the gateway's clock. */
+  readonly endedAtMs: number;
+  /** AG-UI events handed to the client, the terminal one included. */
+  readonly eventCount: number;
+}
+
+/**
+ * An observer of runs. Both methods are optional and may be async; the gateway never awaits them on the
+ * stream's path, and a throw or a rejection is logged (once per hook and run) and otherwise ignored.
+ */
+export interface RunEventHook {
+  /** Every AG-UI event of the run, in stream order, right after it was handed to the client (if still there). */
+  onEvent?(event: BaseEvent, run: RunHookContext): void | PromiseLike<void>;
+  /** Once per run, when its stream is over. */
+  onRunEnd?(report: RunOutcomeReport, run: RunHookContext): void | PromiseLike<void>;
+}
