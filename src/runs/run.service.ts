@@ -21,6 +21,7 @@ import { resolveCwd } from './input/resolve-cwd';
 import { RunEventHooks } from './run-event-hooks';
 import { RunExecution } from './run-execution';
 import type { AdmittedRun, RunRequest } from './run-request';
+import type { RunFlowControl } from './run-flow-control';
 
 /**
  * Admits runs and turns an admitted run into an Observable of AG-UI events. It composes the steps; the
@@ -127,7 +128,12 @@ export class RunService implements BeforeApplicationShutdown {
   }
 
   /** The run as an Observable; unsubscribing (client gone) cancels the A2A task unless the run ended. */
-  stream(run: AdmittedRun): Observable<BaseEvent> {
+  /**
+   * `flow` is the transport's back-pressure: while its buffer is over its high-water mark the run stops
+   * pulling events, so the upstream is not read either (its TCP window closes) instead of the gateway
+   * buffering a slow client's run without bound.
+   */
+  stream(run: AdmittedRun, flow?: RunFlowControl): Observable<BaseEvent> {
     return new Observable<BaseEvent>((subscriber) => {
       // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
       const endActivity = this.activity.begin();
@@ -164,6 +170,8 @@ export class RunService implements BeforeApplicationShutdown {
             observed.event(next.value);
             // After the client has it; hooks are called, never awaited (issue #10).
             hooked.event(next.value);
+            const writable = subscriber.closed ? undefined : flow?.whenWritable();
+            if (writable) await writable;
           }
           // Free the slot before the stream ends: the client's next turn may reach another replica at once.
           await run.persistence.release();

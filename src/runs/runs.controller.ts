@@ -40,7 +40,8 @@ export class RunsController {
     echoAgentCoreIds(request, response);
     const runRequest = await this.reader.read(request, face);
     const admitted = await this.runs.admit(runRequest);
-    this.sse.write(response, this.runs.stream(admitted), this.config.heartbeatMs);
+    const stream = this.sse.open(response);
+    stream.pipe(this.runs.stream(admitted, stream), this.config.heartbeatMs);
   }
 }
 

@@ -4,12 +4,13 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { Response } from 'express';
 import { type Observable, map } from 'rxjs';
 import { RunMetrics } from '../metrics/run-metrics';
+import type { RunFlowControl } from './run-flow-control';
 import { HEARTBEAT_COMMENT, withHeartbeat } from './with-heartbeat';
 
 /**
- * Writes a run's events as SSE (reference §8): LF-only `data: <json>\n\n` frames through @ag-ui/encoder,
- * constructed for `text/event-stream` explicitly (given curl's wildcard Accept it would pick protobuf), plus
- * the heartbeat comment. A closed socket unsubscribes, which runs the run's own teardown.
+ * Writes runs as SSE (reference §8): LF-only `data: <json>\n\n` frames through @ag-ui/encoder, constructed for
+ * `text/event-stream` explicitly (given curl's wildcard Accept it would pick protobuf), plus the heartbeat
+ * comment. `open` gives one response's stream, which is also the run's back-pressure.
  */
 @Injectable()
 export class SseWriter {
@@ -17,7 +18,49 @@ export class SseWriter {
 
   constructor(private readonly metrics: RunMetrics) {}
 
-  write(response: Response, events: Observable<BaseEvent>, heartbeatMs: number): void {
+  open(response: Response): SseStream {
+    return new SseStream(response, this.encoder, this.metrics);
+  }
+}
+
+/** One SSE response: headers, batched frame writes, back-pressure, and the client's disconnect. */
+export class SseStream implements RunFlowControl {
+  private isCorked = false;
+
+  constructor(
+    private readonly response: Response,
+    private readonly encoder: EventEncoder,
+    private readonly metrics: RunMetrics,
+  ) {}
+
+  /**
+   * Once Node's buffer for the response is over its high-water mark (16 KiB, plus the frame that crossed it)
+   * the run waits for 'drain' — or for the close of a client that stopped reading, which ends the run
+   * anyway. That bounds what a slow client costs; the upstream is not read meanwhile.
+   */
+  whenWritable(): Promise<void> | undefined {
+    const { response } = this;
+    const socket = response.socket;
+    if (!socket || response.destroyed || !(response.writableNeedDrain || socket.writableNeedDrain))
+      return undefined;
+    // Flush what this turn corked, then judge by the socket: the response's own 'drain' is only emitted
+    // when the socket drains after having been full, so waiting on it could wait for ever.
+    this.uncork();
+    if (!socket.writableNeedDrain) return undefined;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        socket.off('drain', done);
+        response.off('close', done);
+        resolve();
+      };
+      socket.once('drain', done);
+      response.once('close', done);
+    });
+  }
+
+  /** Writes the run's events until they end; a closed socket unsubscribes, which runs the run's teardown. */
+  pipe(events: Observable<BaseEvent>, heartbeatMs: number): void {
+    const { response } = this;
     response.status(200);
     response.setHeader('Content-Type', 'text/event-stream');
     response.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -27,29 +70,13 @@ export class SseWriter {
     response.socket?.setNoDelay(true);
 
     let finished = false;
-    let isCorked = false;
-    // Frames produced in one turn of the event loop (a burst of deltas from one upstream chunk) leave in
-    // one socket write; a lone frame waits only until the end of the turn (setImmediate), never for a timer.
-    const uncork = () => {
-      if (!isCorked) return;
-      isCorked = false;
-      response.uncork();
-    };
     const subscription = events
       .pipe(
         map((event) => this.encoder.encodeSSE(event)),
         withHeartbeat(heartbeatMs),
       )
       .subscribe({
-        next: (frame) => {
-          if (frame === HEARTBEAT_COMMENT) this.metrics.heartbeatSent();
-          if (!isCorked) {
-            isCorked = true;
-            response.cork();
-            setImmediate(uncork);
-          }
-          response.write(frame);
-        },
+        next: (frame) => this.writeFrame(frame),
         // RunService turns every failure into a RUN_ERROR event; an error here is a bug, so cut the stream.
         error: () => {
           finished = true;
@@ -58,12 +85,32 @@ export class SseWriter {
         complete: () => {
           finished = true;
           // Flush before ending: once ended, the response lets go of its socket and could not uncork it.
-          uncork();
+          this.uncork();
           response.end();
         },
       });
     response.on('close', () => {
       if (!finished) subscription.unsubscribe();
     });
+  }
+
+  /**
+   * Frames produced in one turn of the event loop (a burst of deltas from one upstream chunk) leave in one
+   * socket write; a lone frame waits only until the end of the turn (setImmediate), never for a timer.
+   */
+  private writeFrame(frame: string): void {
+    if (frame === HEARTBEAT_COMMENT) this.metrics.heartbeatSent();
+    if (!this.isCorked) {
+      this.isCorked = true;
+      this.response.cork();
+      setImmediate(() => this.uncork());
+    }
+    this.response.write(frame);
+  }
+
+  private uncork(): void {
+    if (!this.isCorked) return;
+    this.isCorked = false;
+    this.response.uncork();
   }
 }

@@ -87,3 +87,24 @@ export const HANG_CANCEL_SCRIPT: KernelScript = {
   name: 'hang-cancel',
   steps: () => [{ kind: 'park', answersCancel: false }],
 };
+
+export const FLOOD_DELTA_COUNT = 2000;
+export const FLOOD_DELTA_BYTES = 8 * 1024;
+
+/**
+ * 2,000 text deltas of 8 KiB as fast as the kernel can write them, then the end of the turn: about 16 MiB
+ * in a burst, more than the socket buffers between a client and the gateway hold, to show back-pressure.
+ */
+export const FLOOD_SCRIPT: KernelScript = {
+  name: 'flood',
+  steps: (input: KernelTurnInput): readonly KernelStep[] => {
+    const deltas = Array.from({ length: FLOOD_DELTA_COUNT }, (_, index) =>
+      textDeltaFrame(input, `${String(index).padStart(5, '0')} `.padEnd(FLOOD_DELTA_BYTES, 'x')),
+    );
+    // Ends like a turn without the kernel's full-answer repeat, which at 16 MiB would exceed SSE event limits.
+    return [...deltas, statusFrame(input, 'TASK_STATE_INPUT_REQUIRED')].map((frame) => ({
+      kind: 'frame' as const,
+      frame,
+    }));
+  },
+};

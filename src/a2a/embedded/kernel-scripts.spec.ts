@@ -69,6 +69,7 @@ describe('selectKernelScript', () => {
       'http-500',
       'fail',
       'slow',
+      'flood',
       'silent',
       'hang-cancel',
       'permission',

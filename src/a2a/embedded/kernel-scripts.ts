@@ -7,6 +7,7 @@ import {
   RPC_ERROR_SCRIPT,
   SILENT_SCRIPT,
   SLOW_SCRIPT,
+  FLOOD_SCRIPT,
 } from './failure-scripts';
 import { PERMISSION_SCRIPT, QUESTION_SCRIPT, TWO_PERMISSIONS_SCRIPT } from './interrupt-scripts';
 import type { KernelScript, KernelScriptBook } from './kernel-script';
@@ -46,6 +47,12 @@ export const KERNEL_SCRIPT_KEYWORDS: readonly KernelScriptKeyword[] = [
     keyword: 'slow',
     description: 'text deltas 300 ms apart for about 10 s, to disconnect or cancel mid-run',
     script: SLOW_SCRIPT,
+  },
+  {
+    keyword: 'flood',
+    description:
+      '2,000 text deltas of 8 KiB in a burst (about 16 MiB), to see back-pressure on a slow client',
+    script: FLOOD_SCRIPT,
   },
   {
     keyword: 'silent',

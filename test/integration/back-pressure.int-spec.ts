@@ -1,0 +1,75 @@
+import * as http from 'node:http';
+import * as os from 'node:os';
+import { FLOOD_DELTA_COUNT } from '../../src/a2a/embedded/failure-scripts';
+import { RunMetrics } from '../../src/metrics/run-metrics';
+import { runInput } from '../support/run-input';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+
+/**
+ * A client that stops reading must not make the gateway buffer the whole run (issue #9 item 2): the run stops
+ * pulling events, so the upstream stops being read too; once the client reads again, everything arrives.
+ */
+describe('back-pressure from a slow SSE client', () => {
+  let upstream: KernelUpstream;
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    upstream = await startKernelUpstream();
+    gateway = await startGateway({
+      IAC_CODE_AGUI_A2A_URL: upstream.url,
+      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  const contentEvents = async () => {
+    const text = await gateway.app.get(RunMetrics).exposition();
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('agui_gateway_events_total{type="TEXT_MESSAGE_CONTENT"}'));
+    return line ? Number(line.split(' ').at(-1)) : 0;
+  };
+
+  it('stops pulling events while the client does not read, and delivers them all once it does', async () => {
+    const { port } = new URL(gateway.url);
+    const body = JSON.stringify(runInput({ threadId: 'flood-1', text: 'flood' }));
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/',
+          headers: { 'content-type': 'application/json' },
+        },
+        resolve,
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+    expect(response.statusCode).toBe(200);
+    response.pause();
+    // Plenty of time for the whole 16 MiB burst if nothing held the run back.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const whilePaused = await contentEvents();
+    expect(whilePaused).toBeGreaterThan(0);
+    expect(whilePaused).toBeLessThan(FLOOD_DELTA_COUNT * 0.75);
+
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => (text += chunk));
+    const ended = new Promise((resolve) => response.on('end', resolve));
+    // An explicit pause() is not undone by a 'data' listener: read again explicitly.
+    response.resume();
+    await ended;
+    expect(await contentEvents()).toBe(FLOOD_DELTA_COUNT);
+    expect(text.split('\n\n').filter((frame) => frame.includes('"TEXT_MESSAGE_CONTENT"'))).toHaveLength(
+      FLOOD_DELTA_COUNT,
+    );
+    expect(text).toContain('"type":"RUN_FINISHED"');
+  }, 60_000);
+});
