@@ -8,6 +8,7 @@ import {
   type ThreadWriteOutcome,
 } from './thread-cluster';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
+import { RunMetrics } from '../metrics/run-metrics';
 import type { ThreadState } from './thread-state';
 
 interface ActiveRun {
@@ -40,6 +41,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly activeRuns = new Map<string, ActiveRun>();
   private readonly commitListeners: ((state: ThreadState) => void)[] = [];
+  private readonly pendingCounts = new Map<string, number>();
   /** Cluster mode, per thread while someone holds its lock: the version and lease the last load saw. */
   private readonly seenVersions = new Map<string, number>();
   private readonly seenLeased = new Set<string>();
@@ -47,6 +49,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   constructor(
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Optional() @Inject(THREAD_CLUSTER) private readonly cluster: ThreadCluster | null = null,
+    @Optional() @Inject(RunMetrics) private readonly metrics: RunMetrics | null = null,
   ) {
     this.cluster?.onCancelPublished((threadId, executionId) => this.cancelLocalRun(threadId, executionId));
   }
@@ -92,6 +95,10 @@ export class ThreadRegistry implements OnApplicationShutdown {
    * STATE_PERSISTENCE_FAILED for a run's write (`runId`) once that run has lost its lease.
    */
   async commit(state: ThreadState, options: CommitOptions = {}): Promise<void> {
+    return this.timed(() => this.commitUntimed(state, options));
+  }
+
+  private async commitUntimed(state: ThreadState, options: CommitOptions): Promise<void> {
     if (!this.cluster) {
       await this.store.save(state);
       this.cache.set(state.threadId, state);
@@ -119,7 +126,16 @@ export class ThreadRegistry implements OnApplicationShutdown {
       this.activeRuns.set(state.threadId, { runId });
       return;
     }
-    const outcome = await this.cluster.write(state, this.seenVersions.get(state.threadId) ?? 0, {
+    const cluster = this.cluster;
+    return this.timed(() => this.commitAndClaimInCluster(cluster, state, runId));
+  }
+
+  private async commitAndClaimInCluster(
+    cluster: ThreadCluster,
+    state: ThreadState,
+    runId: string,
+  ): Promise<void> {
+    const outcome = await cluster.write(state, this.seenVersions.get(state.threadId) ?? 0, {
       claimForRun: runId,
     });
     if (outcome.kind === 'busy') throw new AguiError(ErrorCode.THREAD_BUSY, 'threadBusy');
@@ -127,13 +143,31 @@ export class ThreadRegistry implements OnApplicationShutdown {
     const leaseToken = outcome.kind === 'written' ? outcome.leaseToken : undefined;
     this.activeRuns.set(state.threadId, {
       runId,
-      ...(leaseToken
-        ? { leaseToken, renewal: this.renewLease(this.cluster, state.threadId, leaseToken) }
-        : {}),
+      ...(leaseToken ? { leaseToken, renewal: this.renewLease(cluster, state.threadId, leaseToken) } : {}),
     });
   }
 
   /** Called after every durable write (and after a load), e.g. to arm the interrupt expiry timer. */
+  /** State-write latency (issue #8), and the pending interrupts of the threads this replica has seen. */
+  private async timed(write: () => Promise<void>): Promise<void> {
+    const started = performance.now();
+    try {
+      await write();
+    } finally {
+      this.metrics?.observeStateWrite((performance.now() - started) / 1000);
+    }
+  }
+
+  private countPending(state: ThreadState): void {
+    if (!this.metrics) return;
+    const count = Object.keys(state.execution.pending).length;
+    if (count === 0) this.pendingCounts.delete(state.threadId);
+    else this.pendingCounts.set(state.threadId, count);
+    let total = 0;
+    for (const pending of this.pendingCounts.values()) total += pending;
+    this.metrics.setPendingInterrupts(total);
+  }
+
   onCommit(listener: (state: ThreadState) => void): void {
     this.commitListeners.push(listener);
   }
@@ -242,6 +276,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   }
 
   private notifyCommitted(state: ThreadState): void {
+    this.countPending(state);
     for (const listener of this.commitListeners) listener(state);
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { CommonModule } from '../common/common.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
@@ -20,7 +21,7 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
 
 /** Durable thread state: the store chosen from configuration, the registry and admission. */
 @Module({
-  imports: [CommonModule, TerminusModule],
+  imports: [CommonModule, TerminusModule, MetricsModule],
   providers: [
     { provide: REDIS_THREAD_STORE_OPTIONS, useValue: DEFAULT_REDIS_THREAD_STORE_OPTIONS },
     {

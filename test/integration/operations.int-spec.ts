@@ -61,11 +61,6 @@ describe('operations: /metrics and request logs', () => {
     });
     expect(ok.events.at(-1)?.type).toBe('RUN_FINISHED');
     expect(failed.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_EXECUTION_FAILED' });
-    // Not yet reported by the run path: state-write latency and the pending gauge are driven directly.
-    const metrics = gateway.app.get(RunMetrics);
-    metrics.observeStateWrite(0.002);
-    metrics.setPendingInterrupts(1);
-
     const response = await fetch(`${gateway.url}metrics`, { headers: AUTH });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
@@ -79,6 +74,8 @@ describe('operations: /metrics and request logs', () => {
     expect(sample(text, 'agui_gateway_events_total{type="RUN_ERROR"}')).toBe(1);
     expect(sample(text, 'agui_gateway_time_to_first_event_seconds_count')).toBe(2);
     expect(sample(text, 'agui_gateway_admission_duration_seconds_count')).toBe(2);
+    // Admission, task and session mappings, and the terminal marking of each run are state writes.
+    expect(sample(text, 'agui_gateway_state_write_duration_seconds_count')).toBeGreaterThanOrEqual(6);
     expect(
       sample(text, 'agui_gateway_a2a_call_duration_seconds_count{method="SendStreamingMessage",result="ok"}'),
     ).toBe(2);
