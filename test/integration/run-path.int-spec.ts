@@ -1,4 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
+import { ThreadRegistry } from '../../src/threads/thread-registry';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream } from '../support/start-kernel-upstream';
@@ -194,6 +195,37 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
     // Only the run's own events are data records: the heartbeat never becomes one.
     expect(types(response.events).every((type) => type === 'RUN_STARTED' || type === 'CUSTOM')).toBe(true);
     expect(response.text).not.toContain('heartbeat"');
+  });
+
+  it('still cancels the A2A task when the client leaves before the task id is known', async () => {
+    // The client leaves right after RUN_STARTED, which goes out before the upstream is contacted: the run
+    // keeps reading only until a frame names the task, then cancels it.
+    const cancelsBefore = (await paramsOf('CancelTask')).length;
+    const response = await postRun(gateway.url, runInput({ threadId: 'early-leave-1', text: 'silent' }), {
+      headers: AUTH,
+      disconnectAfterEvents: 1,
+    });
+    expect(response.events.map((e) => e.type)).toEqual(['RUN_STARTED']);
+    const contextId = 'agui-' + createHash('sha256').update('early-leave-1').digest('hex').slice(0, 40);
+    const sent = await eventually(
+      async () =>
+        (await paramsOf('SendStreamingMessage')).filter(
+          (params) => (params.message as { contextId: string }).contextId === contextId,
+        ),
+      (matches) => matches.length > 0,
+    );
+    expect(sent).toHaveLength(1);
+    // The run made its execution terminal; the task it learned is the one cancelled.
+    const state = await eventually(
+      async () => gateway.app.get(ThreadRegistry).load('early-leave-1'),
+      (loaded) => loaded?.execution.lastTaskId !== null && loaded?.execution.lastTaskId !== undefined,
+    );
+    const taskId = state?.execution.lastTaskId;
+    const cancels = await eventually(
+      () => paramsOf('CancelTask'),
+      (params) => params.some((p) => p.id === taskId),
+    );
+    expect(cancels.slice(cancelsBefore).filter((p) => p.id === taskId)).toHaveLength(1);
   });
 
   it('cancels the A2A task when the client disconnects mid-run', async () => {
