@@ -41,10 +41,10 @@ export class RunExecution {
     try {
       const end = ctx.run.input.resume !== undefined ? yield* resumeRun(ctx) : yield* this.newTurn();
       if (end.kind !== 'interrupted') yield* ctx.recoverPipelineIfScheduled();
-      if (this.disconnected) return;
+      if (this.disconnected) return this.endLeftRun();
       yield* await (this.cancelledByRequest ? this.fail(CANCELLED) : this.finish(end));
     } catch (error) {
-      if (this.disconnected) return;
+      if (this.disconnected) return this.endLeftRun();
       yield* await this.fail(this.cancelledByRequest ? CANCELLED : error);
     }
   }
@@ -63,9 +63,20 @@ export class RunExecution {
       ctx.abort.abort();
       return;
     }
-    if (ctx.taskId) ctx.cancelUpstream(ctx.taskId);
-    else ctx.cancelOnceTaskIsKnown = true;
-    void ctx.deps.persistence.markTerminal();
+    if (ctx.taskId) {
+      ctx.cancelUpstream(ctx.taskId);
+      this.endLeftRun();
+    } else {
+      // Made terminal once the reading stops (endLeftRun), after the task id it learns was written.
+      ctx.cancelOnceTaskIsKnown = true;
+    }
+  }
+
+  /** The execution of a run whose client left becomes terminal, once, unless an interrupt keeps it. */
+  private endLeftRun(): void {
+    if (this.hasEnded || this.hasPendingInterrupts()) return;
+    this.hasEnded = true;
+    void this.ctx.deps.persistence.markTerminal();
   }
 
   /** Still reading only to learn the task id of a run whose client left, so that it can be cancelled. */
