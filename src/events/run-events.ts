@@ -35,36 +35,34 @@ export function runStarted(run: RunIdentity, parentRunId: string | undefined, no
   };
 }
 
+/**
+ * RUN_FINISHED: `{type: "success"}` by default, or ending at human input with every pending interrupt (at
+ * least one, reference §5.1).
+ */
 export function runFinished(
   run: RunIdentity,
   usage: TokenUsage[] | undefined,
   now: number,
+  outcome: RunFinishedEvent['outcome'] = { type: 'success' },
 ): RunFinishedEvent {
   return {
     type: EventType.RUN_FINISHED,
     threadId: run.threadId,
     runId: run.runId,
-    outcome: { type: 'success' },
+    outcome,
     ...ifDefined('usage', usage),
     timestamp: now,
   };
 }
 
-/** RUN_FINISHED ending at human input (reference §5.1): every pending interrupt, at least one. */
+/** RUN_FINISHED ending at human input (reference §5.1). */
 export function runFinishedWithInterrupts(
   run: RunIdentity,
   interrupts: Interrupt[],
   usage: TokenUsage[] | undefined,
   now: number,
 ): RunFinishedEvent {
-  return {
-    type: EventType.RUN_FINISHED,
-    threadId: run.threadId,
-    runId: run.runId,
-    outcome: { type: 'interrupt', interrupts },
-    ...ifDefined('usage', usage),
-    timestamp: now,
-  };
+  return runFinished(run, usage, now, { type: 'interrupt', interrupts });
 }
 
 /**
