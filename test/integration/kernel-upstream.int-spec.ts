@@ -7,6 +7,7 @@ import {
   type Client,
 } from '@a2a-js/sdk/client';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { Json } from '../support/interrupt-helpers';
 
 /**
  * The scripted kernel upstream behaves like the iac-code kernel on the wire (reference
@@ -16,8 +17,6 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
 
 const TOKEN = 'kernel-test-token';
 const PING_MS = 150;
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let upstream: KernelUpstream;
 

@@ -25,6 +25,7 @@ import {
 import { eventually } from '../support/sse-client';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { Json } from '../support/interrupt-helpers';
 
 /**
  * Reference §9.1 item 17, §5.9: a Pipeline selection is answered with text; the answer's stream ends at a
@@ -33,8 +34,6 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
  * the continuation does: a new input → interrupt; completed → success; failed → A2A_EXECUTION_FAILED;
  * nothing (eof) → A2A_UNAVAILABLE, no RUN_FINISHED, nothing pending, and the task cancelled.
  */
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let upstream: KernelUpstream;
 let gateway: RunningGateway;

@@ -20,14 +20,13 @@ import {
 } from '../support/pipeline-run-checks';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { Json } from '../support/interrupt-helpers';
 
 /**
  * Pipeline runs through one real gateway against the kernel-like upstream process (reference §9.1 items
  * 1, 10 and 14): a Pipeline-mode turn without interrupts, a top-level (non-sideband) permission answered
  * by a streaming call, and a sideband answer whose task completes between GetTask and SubscribeToTask.
  */
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let upstream: KernelUpstream;
 let gateway: RunningGateway;

@@ -22,6 +22,7 @@ import {
 } from '../support/pipeline-run-checks';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { Json } from '../support/interrupt-helpers';
 
 /**
  * The `pipeline` script through real gateways (reference §9.4 T-SSE, §9.1 items 2 and 11): two parallel
@@ -30,8 +31,6 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
  * directory resumes it with the kernel's non-streaming `SendMessage`, catches up through the recovery
  * route, and follows the task to completion.
  */
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let upstream: KernelUpstream;
 

@@ -13,6 +13,7 @@ import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { Json } from '../support/interrupt-helpers';
 
 /**
  * Two gateway replicas sharing one Redis and one scripted kernel (issue #12 "Done when"): THREAD_BUSY across
@@ -20,9 +21,6 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
  * replica's lease expiring, and a race of concurrent admissions that admits exactly one.
  */
 const LEASE_TTL_MS = 600;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
 
 let redis: RunningRedis;
 let raw: Redis;

@@ -9,14 +9,13 @@ import { expectConformantEvents } from './agui-conformance';
 import { runInput } from './run-input';
 import { postRun } from './sse-client';
 import type { KernelUpstream } from './start-kernel-upstream';
+import type { Json } from './interrupt-helpers';
 
 /**
  * Helpers shared by the Pipeline integration specs (`test/integration/pipeline-*.int-spec.ts`): one run
  * through a real gateway with its conformance check, the step balance of reference §9.1 item 2, the
  * thread file on disk, and what the kernel-like upstream received for one task.
  */
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const KERNEL_TOKEN = 'pipeline-kernel-token';
 
