@@ -401,6 +401,9 @@ describe('helm chart helm/agui-a2a-gateway', () => {
         .sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
       expect(holder).toEqual({ name: 'state', mountPath: stateDir });
       expect(containerNamed(deployment, 'gateway').volumeMounts).toContainEqual(holder);
+      // Its log files grow without rotation: they stay in HOME's size-limited emptyDir, off the state volume.
+      expect(kernel.env).toContainEqual({ name: 'IAC_CODE_LOG_DIR', value: '/home/node/logs' });
+      expect(kernel.volumeMounts).toContainEqual({ name: 'kernel-home', mountPath: '/home/node' });
     },
   );
 

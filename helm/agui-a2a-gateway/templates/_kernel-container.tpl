@@ -65,6 +65,9 @@ container's own environment (never from the pod spec) and asks with Node, which 
       value: {{ include "agui.kernelConfigDir" . | quote }}
     - name: HOME
       value: /home/node
+    {{- /* Its log files are not rotated: keep them off the state volume, in HOME's size-limited emptyDir. */}}
+    - name: IAC_CODE_LOG_DIR
+      value: /home/node/logs
     {{- with .Values.kernel.extraEnv }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
