@@ -284,6 +284,7 @@ describe('helm chart helm/agui-a2a-gateway', () => {
       name: 'every option on',
       scenarioName: 'allOn' as ScenarioName,
       expected: {
+        host: '::',
         port: 8080,
         authToken: 'test-auth-token',
         drainMs: 45_000,
