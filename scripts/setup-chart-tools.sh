@@ -13,13 +13,8 @@ src="$root/test/deploy/tools"
 tools="${AGUI_CHART_TOOLS_DIR:-$root/node_modules/.cache/chart-tools}"
 
 if [[ "${1:-}" == "--lock" ]]; then
-  scratch=$(mktemp -d)
-  trap 'rm -rf "$scratch"' EXIT
-  python3 -m venv "$scratch/venv"
-  "$scratch/venv/bin/pip" install --quiet uv
-  "$scratch/venv/bin/uv" pip compile --quiet --generate-hashes --python-version 3.11 \
-    --custom-compile-command "scripts/setup-chart-tools.sh --lock" \
-    "$src/requirements.in" -o "$src/requirements.txt"
+  "$root/scripts/lock-python-requirements.sh" "$src/requirements.in" "$src/requirements.txt" \
+    "scripts/setup-chart-tools.sh --lock"
   echo "test/deploy/tools/requirements.txt regenerated; now run scripts/setup-chart-tools.sh and the chart tests"
   exit 0
 fi
