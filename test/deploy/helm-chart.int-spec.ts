@@ -388,6 +388,24 @@ describe('helm chart helm/agui-a2a-gateway', () => {
     },
   );
 
+  it("defaults: the containers' ephemeral-storage limits cover every emptyDir filled to its sizeLimit", () => {
+    // The kubelet evicts a pod whose emptyDirs and logs exceed the sum of its containers' limits.
+    const bytes = (quantity: string | undefined) => {
+      const match = /^(\d+)(Mi|Gi)$/.exec(quantity ?? '');
+      if (!match) throw new Error(`unexpected quantity ${quantity}`);
+      return Number(match[1]) * 2 ** (match[2] === 'Gi' ? 30 : 20);
+    };
+    const deployment = onlyOfKind<Deployment>(scenario('defaults'), 'Deployment');
+    const limits = allContainers(deployment).reduce(
+      (sum, container) => sum + bytes(container.resources?.limits?.['ephemeral-storage']),
+      0,
+    );
+    const emptyDirs = deployment.spec.template.spec.volumes
+      .filter((volume) => volume.emptyDir)
+      .reduce((sum, volume) => sum + bytes(volume.emptyDir?.sizeLimit), 0);
+    expect(limits).toBeGreaterThan(emptyDirs);
+  });
+
   it.each(['defaults', 'allOn', 'kernelAsContainer'] as ScenarioName[])(
     '%s: the kernel keeps its config dir (A2A task snapshots) on the state volume, not in an emptyDir',
     (name) => {
