@@ -1,17 +1,18 @@
-# syntax=docker/dockerfile:1.7
-#
-# agui-a2a-gateway images (issue #7). Two targets:
+# agui-a2a-gateway images. Two targets, both multi-arch:
 #   gateway    Node only. On Kubernetes the iac-code A2A kernel runs next to it as a sidecar (helm/).
 #   agentcore  gateway + the iac-code kernel (Python), so IAC_CODE_AGUI_UPSTREAM=auto finds `iac-code` on PATH
-#              and runs the managed child inside the single container Amazon Bedrock AgentCore allows.
+#              and runs the managed child inside the single container Amazon Bedrock AgentCore allows (AgentCore
+#              runs linux/arm64; the amd64 image is for local runs and the Helm chart's kernel sidecar).
 #
 #   docker buildx build --platform linux/arm64,linux/amd64 --target gateway   -t <registry>/agui-a2a-gateway:<v> --push .
-#   docker buildx build --platform linux/arm64             --target agentcore -t <registry>/agui-a2a-gateway:<v>-agentcore --push .
+#   docker buildx build --platform linux/arm64,linux/amd64 --target agentcore -t <registry>/agui-a2a-gateway:<v>-agentcore --push .
 #
+# BuildKit's built-in Dockerfile frontend is enough (no `# syntax=` line, so no frontend image is pulled): the
+# npm and pip downloads go to cache mounts, which never reach an image layer.
 # The Node version is the one the tests run on (the `node` devDependency in package.json); test/deploy checks that
 # they stay equal. Pin a digest too (node:<version>-bookworm-slim@sha256:…) where your registry policy asks for it.
+# The kernel's Python packages are the hash-locked set of kernel/requirements.txt (scripts/kernel-lock.sh).
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
-ARG IAC_CODE_VERSION=0.16.0
 
 # ---- build: TypeScript → dist/. JavaScript output does not depend on the CPU, so it runs on the builder's own
 # platform (no emulation) and its dev dependencies never reach a final image.
@@ -19,7 +20,7 @@ FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # --ignore-scripts: the `node` devDependency would otherwise download a second Node binary; the image's own Node 24 builds.
-RUN npm ci --ignore-scripts --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY playground ./playground
@@ -32,13 +33,13 @@ FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS prod-deps
 ARG TARGETARCH
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN case "$TARGETARCH" in \
+RUN --mount=type=cache,target=/root/.npm \
+    case "$TARGETARCH" in \
       amd64) npm_cpu=x64 ;; \
       arm64) npm_cpu=arm64 ;; \
       *) echo "unsupported TARGETARCH: $TARGETARCH" >&2; exit 1 ;; \
     esac \
- && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --os=linux --cpu="$npm_cpu" --libc=glibc \
- && npm cache clean --force
+ && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --os=linux --cpu="$npm_cpu" --libc=glibc
 
 # ---- gateway: the runtime image.
 FROM ${NODE_IMAGE} AS gateway
@@ -46,6 +47,13 @@ FROM ${NODE_IMAGE} AS gateway
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
+# The service runs `node` only: the base image's package managers (npm, npx, corepack, yarn) go, and with them
+# the most reported findings of image scans. The build fails if one is left.
+RUN rm -rf /usr/local/lib/node_modules /opt/yarn-v* \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg \
+ && for tool in npm npx corepack yarn yarnpkg; do \
+      if command -v "$tool" >/dev/null; then echo "$tool is still in the image" >&2; exit 1; fi; \
+    done
 ENV NODE_ENV=production \
     IAC_CODE_AGUI_HOST=0.0.0.0 \
     IAC_CODE_AGUI_PORT=8080 \
@@ -70,13 +78,19 @@ CMD ["node", "dist/main.js"]
 # ---- iac-code-kernel: the Python kernel in a virtual environment, built for the target platform (its wheels
 # are native: cryptography, tiktoken, tree-sitter). Needs a reachable Python package index at build time.
 FROM ${NODE_IMAGE} AS iac-code-kernel
-ARG IAC_CODE_VERSION
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 python3-venv \
  && rm -rf /var/lib/apt/lists/*
-# The `a2a` extra brings the kernel's A2A HTTP server (`iac-code a2a`); the gateway replaces the `agui` extra.
-RUN python3 -m venv /opt/iac-code \
- && /opt/iac-code/bin/pip install --no-cache-dir "iac-code[a2a]==${IAC_CODE_VERSION}"
+# Exactly the locked set (`iac-code[a2a]` and an a2a-sdk it starts with), every file checked against its hash and
+# nothing resolved at build time; a pinned pip first (Debian's pip 23 builds sdists with the legacy
+# `setup.py install`). kernel/check-venv.sh then fails the build unless `iac-code a2a` can start.
+RUN --mount=type=cache,target=/root/.cache/pip \
+    --mount=type=bind,source=kernel,target=/tmp/kernel \
+    python3 -m venv /opt/iac-code \
+ && /opt/iac-code/bin/pip install --disable-pip-version-check --upgrade pip==26.3 \
+ && /opt/iac-code/bin/pip install --disable-pip-version-check --require-hashes --no-deps \
+      -r /tmp/kernel/requirements.txt \
+ && /tmp/kernel/check-venv.sh /opt/iac-code
 
 # ---- agentcore: gateway + kernel, one container listening on 0.0.0.0:8080 (AgentCore's contract).
 FROM gateway AS agentcore
@@ -85,6 +99,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=iac-code-kernel /opt/iac-code /opt/iac-code
+# The same check on this image's own Python, which the copied environment links to.
+RUN --mount=type=bind,source=kernel,target=/tmp/kernel /tmp/kernel/check-venv.sh /opt/iac-code
 ENV PATH=/opt/iac-code/bin:$PATH \
     IAC_CODE_AGUI_UPSTREAM=auto
 USER 1000:1000

@@ -9,6 +9,7 @@ import { ConfigError, describeConfig } from './config/load-config';
 import { loadProcessConfig } from './config/process-config';
 import { closeOnSignals } from './common/close-on-signals';
 import { createLogger } from './common/create-logger';
+import { httpUrl } from './common/http-url';
 import type { LogSettings } from './logging/pino-options';
 
 /** The log settings once the configuration is known, for a failure after that point. */
@@ -31,7 +32,7 @@ async function bootstrap(): Promise<void> {
   closeOnSignals(app, logger);
   logger.log({ msg: 'configuration', ...describeConfig(config) });
   await app.listen(config.port, config.host);
-  logger.log({ msg: 'listening', url: `http://${config.host}:${config.port}/` });
+  logger.log({ msg: 'listening', url: httpUrl(config.host, config.port) });
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
@@ -173,7 +174,9 @@ describe('helm chart helm/agui-a2a-gateway', () => {
     '%s: liveness on /health, readiness on /health/ready, both on the http port',
     (name) => {
       const gateway = containerNamed(onlyOfKind<Deployment>(scenario(name), 'Deployment'), 'gateway');
-      expect(gateway.livenessProbe?.httpGet).toEqual({ path: '/health', port: 'http' });
+      expect(gateway.livenessProbe).toEqual(
+        expect.objectContaining({ httpGet: { path: '/health', port: 'http' } }),
+      );
       expect(gateway.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
       expect(gateway.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
     },
@@ -206,10 +209,13 @@ describe('helm chart helm/agui-a2a-gateway', () => {
     });
   });
 
-  it('without persistence the state is an emptyDir and the rollout is RollingUpdate', () => {
+  it('without persistence the state is an emptyDir of persistence.size and the rollout is RollingUpdate', () => {
     const deployment = onlyOfKind<Deployment>(scenario('noKernel'), 'Deployment');
     expect(deployment.spec.strategy.type).toBe('RollingUpdate');
-    expect(deployment.spec.template.spec.volumes).toContainEqual({ name: 'state', emptyDir: {} });
+    expect(deployment.spec.template.spec.volumes).toContainEqual({
+      name: 'state',
+      emptyDir: { sizeLimit: '1Gi' },
+    });
   });
 
   it.each([
@@ -278,6 +284,7 @@ describe('helm chart helm/agui-a2a-gateway', () => {
       name: 'every option on',
       scenarioName: 'allOn' as ScenarioName,
       expected: {
+        host: '::',
         port: 8080,
         authToken: 'test-auth-token',
         drainMs: 45_000,
@@ -344,11 +351,164 @@ describe('helm chart helm/agui-a2a-gateway', () => {
     expect(gateway.volumeMounts).toContainEqual({ name: 'workspace', mountPath: '/workspace' });
   });
 
-  it('kernel.nativeSidecar=false runs the kernel as an ordinary second container', () => {
+  it('kernel.nativeSidecar=false runs the kernel as an ordinary second container that waits for the gateway', () => {
     const pod = onlyOfKind<Deployment>(scenario('kernelAsContainer'), 'Deployment').spec.template.spec;
     expect(pod.initContainers).toBeUndefined();
     expect(pod.containers.map((c) => c.name)).toEqual(['gateway', 'iac-code-kernel']);
     expect(pod.containers[1].restartPolicy).toBeUndefined();
+    // Both get SIGTERM at once: the kernel's preStop holds it while the gateway drains (run in helm-exec-commands).
+    expect(pod.containers[1].lifecycle?.preStop?.exec.command.slice(0, 2)).toEqual(['node', '-e']);
+    const native = containerNamed(
+      onlyOfKind<Deployment>(scenario('defaults'), 'Deployment'),
+      'iac-code-kernel',
+    );
+    expect(native.lifecycle).toBeUndefined();
+  });
+
+  it.each(scenarioNames)('%s: every rendered object names the release namespace', (name) => {
+    for (const manifest of scenario(name)) {
+      expect({ kind: manifest.kind, namespace: manifest.metadata.namespace }).toEqual({
+        kind: manifest.kind,
+        namespace: 'agents',
+      });
+    }
+  });
+
+  it.each(scenarioNames)(
+    '%s: every emptyDir has a sizeLimit and every container ephemeral-storage requests and limits',
+    (name) => {
+      const deployment = onlyOfKind<Deployment>(scenario(name), 'Deployment');
+      const emptyDirs = deployment.spec.template.spec.volumes.filter((volume) => volume.emptyDir);
+      expect(emptyDirs.length).toBeGreaterThan(0);
+      for (const volume of emptyDirs) expect(volume.emptyDir?.sizeLimit).toMatch(/^\d+(Mi|Gi)$/);
+      for (const container of allContainers(deployment)) {
+        expect(container.resources?.requests?.['ephemeral-storage']).toBeDefined();
+        expect(container.resources?.limits?.['ephemeral-storage']).toBeDefined();
+      }
+    },
+  );
+
+  it("defaults: the containers' ephemeral-storage limits cover every emptyDir filled to its sizeLimit", () => {
+    // The kubelet evicts a pod whose emptyDirs and logs exceed the sum of its containers' limits.
+    const bytes = (quantity: string | undefined) => {
+      const match = /^(\d+)(Mi|Gi)$/.exec(quantity ?? '');
+      if (!match) throw new Error(`unexpected quantity ${quantity}`);
+      return Number(match[1]) * 2 ** (match[2] === 'Gi' ? 30 : 20);
+    };
+    const deployment = onlyOfKind<Deployment>(scenario('defaults'), 'Deployment');
+    const limits = allContainers(deployment).reduce(
+      (sum, container) => sum + bytes(container.resources?.limits?.['ephemeral-storage']),
+      0,
+    );
+    const emptyDirs = deployment.spec.template.spec.volumes
+      .filter((volume) => volume.emptyDir)
+      .reduce((sum, volume) => sum + bytes(volume.emptyDir?.sizeLimit), 0);
+    expect(limits).toBeGreaterThan(emptyDirs);
+  });
+
+  it.each(['defaults', 'allOn', 'kernelAsContainer'] as ScenarioName[])(
+    '%s: the kernel keeps its config dir (A2A task snapshots) on the state volume, not in an emptyDir',
+    (name) => {
+      const deployment = onlyOfKind<Deployment>(scenario(name), 'Deployment');
+      const kernel = containerNamed(deployment, 'iac-code-kernel');
+      const configDir = kernel.env?.find((v) => v.name === 'IAC_CODE_CONFIG_DIR')?.value ?? '';
+      const stateDir = gatewayEnvironment(scenario(name)).IAC_CODE_AGUI_STATE_DIR;
+      expect(configDir.startsWith(`${stateDir}/`)).toBe(true);
+      // The deepest mount holding the config dir is the state volume, the one the gateway's state is on.
+      const holder = (kernel.volumeMounts ?? [])
+        .filter((mount) => configDir.startsWith(`${mount.mountPath}/`))
+        .sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
+      expect(holder).toEqual({ name: 'state', mountPath: stateDir });
+      expect(containerNamed(deployment, 'gateway').volumeMounts).toContainEqual(holder);
+      // Its log files grow without rotation: they stay in HOME's size-limited emptyDir, off the state volume.
+      expect(kernel.env).toContainEqual({ name: 'IAC_CODE_LOG_DIR', value: '/home/node/logs' });
+      expect(kernel.volumeMounts).toContainEqual({ name: 'kernel-home', mountPath: '/home/node' });
+    },
+  );
+
+  it('the kernel config dir defaults to <stateDir>/iac-code; config.configDir outside the state dir is refused', () => {
+    const kernel = containerNamed(
+      onlyOfKind<Deployment>(scenario('defaults'), 'Deployment'),
+      'iac-code-kernel',
+    );
+    expect(kernel.env).toContainEqual({ name: 'IAC_CODE_CONFIG_DIR', value: '/var/lib/agui/iac-code' });
+    const allOnKernel = containerNamed(
+      onlyOfKind<Deployment>(scenario('allOn'), 'Deployment'),
+      'iac-code-kernel',
+    );
+    expect(allOnKernel.env).toContainEqual({ name: 'IAC_CODE_CONFIG_DIR', value: '/var/lib/agui/config' });
+    for (const configDir of ['/etc/iac-code', '/var/lib/aguix']) {
+      const result = runHelm(['template', 'release', CHART_DIR, '--set', `config.configDir=${configDir}`]);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(
+        `config.configDir (${configDir}) must lie under config.stateDir (/var/lib/agui)`,
+      );
+    }
+  });
+
+  it('the kernel runs under tini -e 143 (its SIGTERM exit is a clean stop) with exec probes on its /health', () => {
+    const kernel = containerNamed(
+      onlyOfKind<Deployment>(scenario('defaults'), 'Deployment'),
+      'iac-code-kernel',
+    );
+    expect(kernel.command).toEqual(['/usr/bin/tini', '-e', '143', '--']);
+    for (const probe of [kernel.startupProbe, kernel.livenessProbe]) {
+      expect(probe).toMatchObject({ exec: { command: ['node', '-e', expect.stringContaining('/health')] } });
+      // The token comes from the container's environment at probe time, never from the pod spec.
+      expect(JSON.stringify(probe)).toContain('process.env.IACCODE_A2A_HTTP_TOKEN');
+    }
+  });
+
+  it('checksum/secret is the hash of the rendered Secret, generated kernel token included', () => {
+    const result = runHelm(['template', 'release', CHART_DIR, '--namespace', 'agents']);
+    expect(result.status).toBe(0);
+    // One render: the Secret text helm printed (after its `# Source` line) is what the annotation hashes, so the
+    // generated token is made once per render; on upgrade `lookup` keeps it, and with it the checksum.
+    const secretText = result.stdout
+      .split('---\n')
+      .find((document) => document.startsWith('# Source: agui-a2a-gateway/templates/secret.yaml'))
+      ?.replace(/^[^\n]*\n/, '');
+    expect(secretText).toContain('a2a-token: ');
+    const checksum = /checksum\/secret: ([a-f0-9]{64})/.exec(result.stdout)?.[1];
+    expect(checksum).toBe(
+      createHash('sha256')
+        .update(secretText ?? '')
+        .digest('hex'),
+    );
+  });
+
+  it('a rotated token changes checksum/secret (pods restart) and nothing else; the same values keep it', () => {
+    const annotationsOf = (set: string[]) =>
+      onlyOfKind<Deployment>(renderChart({ set }), 'Deployment').spec.template.metadata.annotations ?? {};
+    const before = annotationsOf(['secrets.authToken=old', 'secrets.a2aToken=kernel']);
+    const again = annotationsOf(['secrets.authToken=old', 'secrets.a2aToken=kernel']);
+    const rotated = annotationsOf(['secrets.authToken=new', 'secrets.a2aToken=kernel']);
+    expect(again).toEqual(before);
+    expect(rotated['checksum/secret']).not.toBe(before['checksum/secret']);
+    expect(rotated['checksum/config']).toBe(before['checksum/config']);
+  });
+
+  it('with secrets.existingSecret there is no chart Secret to hash (rotate with kubectl rollout restart)', () => {
+    const manifests = renderChart({ set: ['secrets.existingSecret=agui-tokens'] });
+    const annotations = onlyOfKind<Deployment>(manifests, 'Deployment').spec.template.metadata.annotations;
+    expect(Object.keys(annotations ?? {})).toEqual(['checksum/config']);
+  });
+
+  it.each([
+    { host: undefined, expected: '0.0.0.0' },
+    { host: '::', expected: '::' },
+  ])('config.host $host: IAC_CODE_AGUI_HOST=$expected, accepted by the service', ({ host, expected }) => {
+    const manifests = renderChart({ set: host ? [`config.host=${host}`] : [] });
+    const environment = gatewayEnvironment(manifests);
+    expect(environment.IAC_CODE_AGUI_HOST).toBe(expected);
+    expect(loadConfig(environment, HOST).host).toBe(expected);
+  });
+
+  it('the PodDisruptionBudget lets a crash-looping pod be evicted (node drains are never blocked)', () => {
+    const pdb = onlyOfKind(scenario('allOn'), 'PodDisruptionBudget') as K8sObject & {
+      spec: Record<string, unknown>;
+    };
+    expect(pdb.spec).toMatchObject({ minAvailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow' });
   });
 
   it('an existing Secret replaces the chart Secret and is referenced for each token', () => {

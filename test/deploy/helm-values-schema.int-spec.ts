@@ -46,6 +46,21 @@ describe('helm/agui-a2a-gateway values.schema.json', () => {
       options: { set: ['kernel.image.tag=latest'] },
       path: '/kernel/image/tag',
     },
+    {
+      name: 'an existing Secret without the kernel token key while the kernel runs (secretKeyRef.key "")',
+      options: { set: ['secrets.existingSecret=agui-tokens', 'secrets.keys.a2aToken='] },
+      path: '/secrets/keys/a2aToken',
+    },
+    {
+      name: 'a host name as listen address',
+      options: { set: ['config.host=example.com'] },
+      path: '/config/host',
+    },
+    {
+      name: 'an unknown PDB eviction policy',
+      options: { set: ['podDisruptionBudget.unhealthyPodEvictionPolicy=Never'] },
+      path: '/podDisruptionBudget/unhealthyPodEvictionPolicy',
+    },
     { name: 'a misspelt key', options: { set: ['config.drainSecond=10'] }, path: '/config' },
     { name: 'a misspelt top-level key', options: { set: ['replicas=1'] }, path: "''" },
   ])('rejects $name', ({ options, path }) => {
@@ -70,6 +85,13 @@ describe('helm/agui-a2a-gateway values.schema.json', () => {
       },
     },
     { name: 'a fractional drain', options: { setJson: ['config.drainSeconds=2.5'] } },
+    {
+      name: 'an existing Secret without a kernel token key when there is no kernel',
+      options: {
+        set: ['secrets.existingSecret=agui-tokens', 'secrets.keys.a2aToken=', 'kernel.enabled=false'],
+      },
+    },
+    { name: 'the IPv6 wildcard as listen address', options: { set: ['config.host=::'] } },
   ])('accepts $name', ({ options }) => {
     expect(renderChart(options).map((manifest) => manifest.kind)).toContain('Deployment');
   });

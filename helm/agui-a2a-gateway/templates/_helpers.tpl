@@ -81,6 +81,21 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if and (not .Values.secrets.existingSecret) (or .Values.secrets.authToken .Values.secrets.redisUrl (include "agui.hasA2aToken" .)) }}true{{ end }}
 {{- end }}
 
+{{/*
+The kernel token the chart generates (base64), kept across upgrades: the one of the Secret already in the
+cluster (lookup), else a new random one, made once per render (cached in .Values) so that the Secret and the
+Deployment's checksum/secret see the same value. `helm template` has no cluster and makes a new one each time.
+*/}}
+{{- define "agui.generatedA2aToken" -}}
+{{- if not (hasKey .Values.secrets "generatedA2aToken") }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "agui.fullname" .) }}
+{{- $previous := "" }}
+{{- if $existing }}{{ $previous = index ($existing.data | default dict) .Values.secrets.keys.a2aToken | default "" }}{{ end }}
+{{- $_ := set .Values.secrets "generatedA2aToken" ($previous | default (randAlphaNum 48 | b64enc)) }}
+{{- end }}
+{{- .Values.secrets.generatedA2aToken }}
+{{- end }}
+
 {{/* More than one pod may run at once: the only case where a PDB or an HPA makes sense. */}}
 {{- define "agui.isScaledOut" -}}
 {{- if or .Values.autoscaling.enabled (gt (int .Values.replicaCount) 1) }}true{{ end }}

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { SystemClock } from '../../common/clock';
+import { httpUrl } from '../../common/http-url';
 import { buildKernelAgentCard } from './kernel-agent-card';
 import type { KernelFaultInjector } from './kernel-fault-injector';
 import { toKernelRequestLogEntry, type KernelRequestLogEntry } from './kernel-request-log-entry';
@@ -148,7 +149,7 @@ function hasBearer(request: IncomingMessage, token: string): boolean {
 
 function baseUrlOf(address: AddressInfo): string {
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`;
+  return httpUrl(host, address.port);
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

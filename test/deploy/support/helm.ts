@@ -51,9 +51,14 @@ export function templateChartExpectingFailure(options: RenderOptions): HelmResul
   return runHelm(templateArgs(options));
 }
 
-/** `helm template` parsed into manifests; throws with helm's message when rendering fails. */
-export function renderChart(options: RenderOptions = {}): K8sObject[] {
+/** `helm template` output as helm prints it; throws with helm's message when rendering fails. */
+export function renderChartText(options: RenderOptions = {}): string {
   const result = runHelm(templateArgs(options));
   if (result.status !== 0) throw new Error(`helm template failed (${result.status}):\n${result.stderr}`);
-  return parseYamlDocuments<K8sObject>(result.stdout);
+  return result.stdout;
+}
+
+/** `helm template` parsed into manifests. */
+export function renderChart(options: RenderOptions = {}): K8sObject[] {
+  return parseYamlDocuments<K8sObject>(renderChartText(options));
 }

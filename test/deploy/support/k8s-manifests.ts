@@ -2,7 +2,11 @@
 export interface K8sObject {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly annotations?: Record<string, string> };
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly annotations?: Record<string, string>;
+  };
   readonly [field: string]: unknown;
 }
 
@@ -24,9 +28,14 @@ export interface HttpProbe {
   readonly httpGet: { readonly path: string; readonly port: string | number };
 }
 
+export interface ExecAction {
+  readonly exec: { readonly command: string[] };
+}
+
 export interface Container {
   readonly name: string;
   readonly image: string;
+  readonly command?: string[];
   readonly args?: string[];
   readonly restartPolicy?: string;
   readonly ports?: { readonly name: string; readonly containerPort: number }[];
@@ -37,9 +46,10 @@ export interface Container {
     readonly requests?: Record<string, string>;
     readonly limits?: Record<string, string>;
   };
-  readonly livenessProbe?: HttpProbe;
+  readonly livenessProbe?: HttpProbe | ExecAction;
   readonly readinessProbe?: HttpProbe;
-  readonly startupProbe?: HttpProbe;
+  readonly startupProbe?: HttpProbe | ExecAction;
+  readonly lifecycle?: { readonly preStop?: ExecAction };
   readonly volumeMounts?: { readonly name: string; readonly mountPath: string }[];
 }
 
