@@ -118,7 +118,10 @@ export async function* commitInterrupt(
   }
   ctx.mapper.finaliseTextSnapshots();
   await ctx.persist(
-    (state) => ({ ...state, execution: ctx.withMapperState({ ...state.execution, pending }) }),
+    (state) => ({
+      ...state,
+      execution: ctx.withMapperState({ ...state.execution, pending, interruptedRunId: ctx.run.runId }),
+    }),
     'interruptedStateNotCommitted',
   );
   yield* ctx.mapper.closeAll(ctx.now());

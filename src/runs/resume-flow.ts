@@ -91,7 +91,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
     case 'apply':
       return yield* sendAnswers(
         ctx,
-        groupForSending(encodeAnswers(plan.answers, taskId), ctx.run.runId),
+        groupForSending(encodeAnswers(plan.answers, taskId), ctx.run.admittedRunId),
         taskId,
       );
   }
