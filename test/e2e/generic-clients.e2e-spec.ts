@@ -168,6 +168,9 @@ describe('a resume that reuses the interrupted run id in strict mode', () => {
       (error: { status?: number; payload?: unknown }) => error,
     );
     expect(refused).toMatchObject({ status: 409, payload: { error: { code: 'RUN_ID_CONFLICT' } } });
+    expect((agent.pendingInterrupts as Interrupt[]).map((interrupt) => interrupt.id)).toEqual([
+      'permission-1',
+    ]);
     const answered = await runTurn(agent, { runId: 'strict-run-2', forwardedProps, resume });
     expect(answered.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
