@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import { expectConformantEvents } from '../support/agui-conformance';
-import { answersTo } from '../support/interrupt-helpers';
+import { answersTo, sessionOf } from '../support/interrupt-helpers';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 
@@ -151,13 +151,7 @@ describe('CopilotKit runtime + headless core end to end', () => {
     expect(first.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
     const pending = agent.pendingInterrupts as Interrupt[];
     expect(pending.map((interrupt) => interrupt.id)).toEqual(['permission-1']);
-    const session = (events: BaseEvent[]) =>
-      (
-        events.find((e) => (e as { name?: string }).name === 'iac-code.session.v1') as unknown as {
-          value: { taskId: string };
-        }
-      ).value;
-    const { taskId } = session(first.events);
+    const { taskId } = sessionOf(first.events);
 
     const resumed = await run(core, agent, [
       { interruptId: 'permission-1', status: 'resolved', payload: { decision: 'allow_once' } },
@@ -165,7 +159,7 @@ describe('CopilotKit runtime + headless core end to end', () => {
     expect(resumed.errors).toEqual([]);
     await expectConformantEvents(resumed.events);
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(session(resumed.events).taskId).toBe(taskId);
+    expect(sessionOf(resumed.events).taskId).toBe(taskId);
     expect(agent.pendingInterrupts ?? []).toEqual([]);
     const answers = await answersTo(upstream, taskId);
     expect(answers).toHaveLength(1);

@@ -4,18 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
-import { answersTo, readThread, typesOf } from '../support/interrupt-helpers';
+import { answersTo, readThread, sessionOf, typesOf } from '../support/interrupt-helpers';
 import { eventually } from '../support/sse-client';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
-
-type Session = { taskId: string; executionId: string };
-const sessionOf = (events: BaseEvent[]): Session =>
-  (
-    events.find((e) => (e as { name?: string }).name === 'iac-code.session.v1') as unknown as {
-      value: Session;
-    }
-  ).value;
 
 /**
  * HttpAgent keeps an interrupt in `pendingInterrupts` until a run finishes and refuses every new run
