@@ -8,10 +8,6 @@ import { answersTo, sessionOf } from '../support/interrupt-helpers';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 
-// CopilotKit reports usage to its servers unless told not to; nothing here may leave the machine.
-process.env.COPILOTKIT_TELEMETRY_DISABLED = 'true';
-process.env.DO_NOT_TRACK = '1';
-
 type CopilotKitCore = import('@copilotkit/core').CopilotKitCore;
 /** The core's agent type: CopilotKit 1.75 bundles its own @ag-ui/client (0.0.59). */
 type CoreAgent = NonNullable<ReturnType<CopilotKitCore['getAgent']>>;
@@ -35,7 +31,15 @@ describe('CopilotKit runtime + headless core end to end', () => {
   let runtimeUrl: string;
   const iacCode = { schemaVersion: 1, rosInvocationId: 'invocation-copilotkit', cwd: os.tmpdir() };
 
+  // CopilotKit reports usage to its servers unless its opt-out variables say not to; nothing here may leave
+  // the machine. It reads them when it runs, so they are set before its modules load and restored after.
+  const telemetryOptOut = { COPILOTKIT_TELEMETRY_DISABLED: 'true', DO_NOT_TRACK: '1' };
+  const environmentBefore = Object.fromEntries(
+    Object.keys(telemetryOptOut).map((name) => [name, process.env[name]]),
+  );
+
   beforeAll(async () => {
+    Object.assign(process.env, telemetryOptOut);
     upstream = await startKernelUpstream();
     gateway = await startGateway({
       IAC_CODE_AGUI_A2A_URL: upstream.url,
@@ -74,6 +78,10 @@ describe('CopilotKit runtime + headless core end to end', () => {
     await gateway?.close();
     await genericGateway?.close();
     await upstream?.close();
+    for (const [name, value] of Object.entries(environmentBefore)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
 
   /** A headless CopilotKit client connected to the runtime, and its proxy of the gateway agent. */
