@@ -55,6 +55,7 @@ describe('CopilotKit runtime + headless core end to end', () => {
     const { createCopilotNodeListener } = (await import(
       '@copilotkit/runtime/v2/node' as string
     )) as RuntimeV2Node;
+    // HttpAgent of @ag-ui/client 1.0, which works with CopilotKit's bundled 0.0.59 but is not its type.
     const runtime = new CopilotRuntime({
       agents: {
         default: new HttpAgent({
