@@ -19,7 +19,9 @@ export type StreamEnd =
   /** A state that ends the reading (terminal, or input-required): the run decides its outcome. */
   | { readonly kind: 'stopped'; readonly isEndOfTurn: boolean }
   /** The stream closed without such a state (A2A 1.0 has no `final`: closing is the only signal). */
-  | { readonly kind: 'eof'; readonly frames: number };
+  | { readonly kind: 'eof'; readonly frames: number }
+  /** A resume gave up interrupts of an execution that had already ended or expired: nothing was sent. */
+  | { readonly kind: 'abandoned' };
 
 export interface ConsumeOptions {
   /**
@@ -116,7 +118,10 @@ export async function* commitInterrupt(
   }
   ctx.mapper.finaliseTextSnapshots();
   await ctx.persist(
-    (state) => ({ ...state, execution: ctx.withMapperState({ ...state.execution, pending }) }),
+    (state) => ({
+      ...state,
+      execution: ctx.withMapperState({ ...state.execution, pending, interruptedRunId: ctx.run.runId }),
+    }),
     'interruptedStateNotCommitted',
   );
   yield* ctx.mapper.closeAll(ctx.now());

@@ -12,6 +12,7 @@ import {
   type SendPlan,
   type SendStep,
 } from '../interrupts/group-for-sending';
+import { givesUpEveryInterrupt } from '../interrupts/gives-up-every-interrupt';
 import { expiredIds } from '../interrupts/interrupt-expiry';
 import { planLostExecution } from '../interrupts/plan-lost-execution';
 import { reconcilePending } from '../interrupts/reconcile-pending';
@@ -36,6 +37,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
   const { execution } = ctx.state;
   const taskId = execution.taskId;
   if (!taskId || Object.keys(execution.pending).length === 0) {
+    if (givesUpEveryInterrupt(resume)) return { kind: 'abandoned' };
     const refusal = planLostExecution({
       appliedDigests: ctx.state.appliedResumeDigests,
       executionId: execution.executionId,
@@ -45,7 +47,11 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
     throw new AguiError(refusal.code, refusal.messageKey);
   }
   // Seed expiry: an expired interrupt is rejected at the next access, before anything is asked of A2A.
-  if (expiredIds(execution.pending, ctx.now()).length > 0) await expireExecution(ctx, taskId);
+  if (expiredIds(execution.pending, ctx.now()).length > 0) {
+    if (!givesUpEveryInterrupt(resume)) return await expireExecution(ctx, taskId);
+    await clearExpired(ctx, taskId);
+    return { kind: 'abandoned' };
+  }
 
   const snapshot = yield* preflight(ctx, taskId);
   const reconciled = reconcilePending({
@@ -85,7 +91,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
     case 'apply':
       return yield* sendAnswers(
         ctx,
-        groupForSending(encodeAnswers(plan.answers, taskId), ctx.run.runId),
+        groupForSending(encodeAnswers(plan.answers, taskId), ctx.run.admittedRunId),
         taskId,
       );
   }
@@ -288,12 +294,17 @@ function notAcceptedKey(step: SendStep): MessageKey {
 
 /** Seed expiry (§5.8 Gen A): cancel the task best effort, clear pending, and refuse with EXECUTION_EXPIRED. */
 async function expireExecution(ctx: RunContext, taskId: string): Promise<never> {
+  await clearExpired(ctx, taskId);
+  throw new AguiError(ErrorCode.EXECUTION_EXPIRED, 'executionExpired');
+}
+
+/** The expired execution's task is cancelled best effort and its pending interrupts are dropped, durably. */
+async function clearExpired(ctx: RunContext, taskId: string): Promise<void> {
   ctx.cancelUpstream(taskId);
   await ctx.persist(
     (state) => ({ ...state, execution: { ...state.execution, pending: {} } }),
     'interruptedStateNotCommitted',
   );
-  throw new AguiError(ErrorCode.EXECUTION_EXPIRED, 'executionExpired');
 }
 
 function samePendingIds(

@@ -83,6 +83,7 @@ export class RunContext {
     return {
       threadId: this.run.threadId,
       runId: this.run.runId,
+      ...(this.run.admittedRunId !== this.run.runId ? { admittedRunId: this.run.admittedRunId } : {}),
       executionId: this.run.executionId,
       taskId: this.taskId,
     };

@@ -116,6 +116,15 @@ export class RunExecution {
       this.hasEnded = true;
       return [];
     }
+    if (end.kind === 'abandoned') {
+      await this.end();
+      ctx.deps.logger.log({
+        msg: 'run finished: the interrupts given up had ended',
+        outcome: 'success',
+        ...ctx.ids(),
+      });
+      return [...ctx.mapper.closeAll(ctx.now()), runFinished(ctx.identity, ctx.mapper.usage(), ctx.now())];
+    }
     const events = [...ctx.announceSession(true), ...ctx.mapper.closeAll(ctx.now())];
     const outcome = decideOutcome(ctx.lastState);
     await this.end();

@@ -33,7 +33,13 @@ export interface AdmittedRun {
   readonly rawBody: string;
   readonly language: Language;
   readonly threadId: string;
+  /** The client's runId: every event of the run carries it. */
   readonly runId: string;
+  /**
+   * The id the run is recorded and holds the thread's slot under: `runId`, unless a resume reused the runId
+   * of the interrupted run (generic clients mode), which then runs under an id of its own.
+   */
+  readonly admittedRunId: string;
   readonly executionId: string;
   readonly contextId: string;
   readonly rosInvocationId: string;

@@ -65,7 +65,7 @@ export class RunService implements BeforeApplicationShutdown {
         : error;
     });
     const admissionStarted = this.clock.now();
-    const { state, expiredTaskId } = await this.admission.admit({
+    const { state, expiredTaskId, admittedRunId } = await this.admission.admit({
       threadId: input.threadId,
       runId: input.runId,
       rawBody: request.rawBody,
@@ -73,6 +73,7 @@ export class RunService implements BeforeApplicationShutdown {
       userId: props.userId ?? null,
       rosInvocationId: props.rosInvocationId,
       isResume: input.resume !== undefined,
+      acceptsInterruptedRunId: this.config.genericClients,
       // Bound only when configured: a thread then refuses runs from another AgentCore session (issue #6 item 3).
       ...(this.config.sessionBinding && request.agentCoreSessionId !== undefined
         ? { agentCoreSessionId: request.agentCoreSessionId }
@@ -83,7 +84,12 @@ export class RunService implements BeforeApplicationShutdown {
       this.metrics.interruptExpired();
       this.cancelExpired(expiredTaskId, input.threadId);
     }
-    this.logger.debug({ msg: 'run admitted', threadId: input.threadId, runId: input.runId });
+    this.logger.debug({
+      msg: 'run admitted',
+      threadId: input.threadId,
+      runId: input.runId,
+      ...(admittedRunId !== input.runId ? { admittedRunId } : {}),
+    });
     return {
       input,
       props,
@@ -91,11 +97,12 @@ export class RunService implements BeforeApplicationShutdown {
       language: request.language,
       threadId: input.threadId,
       runId: input.runId,
+      admittedRunId,
       executionId: state.execution.executionId,
       contextId: state.contextId,
       rosInvocationId: state.execution.rosInvocationId,
       cwd,
-      persistence: new ThreadRunState(this.registry, state, input.runId, this.logger),
+      persistence: new ThreadRunState(this.registry, state, admittedRunId, this.logger),
       face: request.face,
       admittedAtMs: this.clock.now(),
     };

@@ -307,3 +307,83 @@ describe('decideAdmission admissions', () => {
     expect(Object.getPrototypeOf(decision.state.runDigests)).toBe(Object.prototype);
   });
 });
+
+// CopilotKit's useInterrupt resumes with the runId of the run that raised the interrupts ("run-1" here).
+describe('decideAdmission of a resume that reuses the interrupted run id', () => {
+  const interrupted = () =>
+    deepFreeze(
+      existingState({
+        execution: { ...withPending().execution, interruptedRunId: 'run-1' } as ThreadState['execution'],
+      }),
+    );
+  const reusing = (overrides: Partial<AdmissionRequest> = {}) =>
+    request({
+      runId: 'run-1',
+      isResume: true,
+      rosInvocationId: 'inv-1',
+      acceptsInterruptedRunId: true,
+      internalRunId: 'resume-internal-1',
+      ...overrides,
+    });
+
+  it('admits it in generic clients mode under the internal id, recording that id', () => {
+    const state = interrupted();
+    expect(decideAdmission(state, reusing(), NOW)).toEqual({
+      kind: 'admitted',
+      isNewThread: false,
+      internalRunId: 'resume-internal-1',
+      state: { ...state, runDigests: { 'run-1': DIGEST_1, 'resume-internal-1': DIGEST_2 } },
+    });
+  });
+
+  it.each([
+    {
+      name: 'strict mode keeps RUN_ID_CONFLICT',
+      state: interrupted(),
+      input: reusing({ acceptsInterruptedRunId: false }),
+      expected: refusal(ErrorCode.RUN_ID_CONFLICT, 'runIdUsed'),
+    },
+    {
+      name: 'the same request again is still DUPLICATE_RUN_ID',
+      state: interrupted(),
+      input: reusing({ digest: DIGEST_1 }),
+      expected: refusal(ErrorCode.DUPLICATE_RUN_ID, 'runIdUsed'),
+    },
+    {
+      name: 'a normal turn reusing that runId is RUN_ID_CONFLICT',
+      state: interrupted(),
+      input: reusing({ isResume: false }),
+      expected: refusal(ErrorCode.RUN_ID_CONFLICT, 'runIdUsed'),
+    },
+    {
+      name: 'another used runId than the interrupted run is RUN_ID_CONFLICT',
+      state: deepFreeze(
+        existingState({
+          execution: { ...withPending().execution, interruptedRunId: 'run-0' } as ThreadState['execution'],
+        }),
+      ),
+      input: reusing(),
+      expected: refusal(ErrorCode.RUN_ID_CONFLICT, 'runIdUsed'),
+    },
+    {
+      name: 'the later checks still apply (a run is active → THREAD_BUSY)',
+      state: interrupted(),
+      input: reusing({ isThreadBusy: true }),
+      expected: refusal(ErrorCode.THREAD_BUSY, 'threadBusy'),
+    },
+  ])('$name', ({ state, input, expected }) => {
+    expect(decideAdmission(state, input, NOW)).toEqual(expected);
+  });
+
+  it('forgets the interrupted run id when a new turn rotates the execution', () => {
+    const state = deepFreeze(
+      existingState({
+        execution: { ...existingState().execution, interruptedRunId: 'run-1' } as ThreadState['execution'],
+      }),
+    );
+    const decision = decideAdmission(state, request(), NOW);
+    if (decision.kind !== 'admitted') throw new Error('unreachable');
+    expect(decision.state.execution).not.toHaveProperty('interruptedRunId');
+    expect(decision.state.execution).toHaveProperty('futureExecutionField', 'kept');
+  });
+});

@@ -20,6 +20,13 @@ export interface AdmissionRequest {
   /** The id a new or rotated execution gets (from `Clock.uuid()`). */
   newExecutionId: string;
   /**
+   * Generic clients mode (IAC_CODE_AGUI_GENERIC_CLIENTS): a resume may reuse the runId of the run that raised
+   * the pending interrupts, as CopilotKit's `useInterrupt` does; it is then recorded under `internalRunId`.
+   */
+  acceptsInterruptedRunId?: boolean;
+  /** A fresh id (from `Clock.uuid()`) for such a resume; unused otherwise. */
+  internalRunId?: string;
+  /**
    * The AgentCore session of the request, passed only when IAC_CODE_AGUI_SESSION_BINDING is on: a
    * thread is bound to the first one it sees and refuses another (THREAD_BINDING_CONFLICT).
    */
@@ -44,6 +51,11 @@ export interface AdmissionGranted {
   isNewThread: boolean;
   /** The execution a new normal turn replaced (§6.5 step 8), now listed as terminal. */
   rotatedExecutionId?: string;
+  /**
+   * Set when a resume reused the runId of the interrupted run: the run is recorded in `runDigests` and holds
+   * the thread's slot under this id, while its events carry the client's runId (README "Interrupts and resume").
+   */
+  internalRunId?: string;
   /**
    * Set when the replaced execution still had pending interrupts whose `expiresAt` had passed (seed
    * expiry, DESIGN "Which generation"): the caller cancels this A2A task best-effort, as the expiry
@@ -74,8 +86,12 @@ export function decideAdmission(
   // Step 4: run ids are idempotency keys that survive restarts (§5.7). Own keys only: a runId of
   // "__proto__" must not find Object.prototype.
   if (Object.hasOwn(state.runDigests, request.runId)) {
-    const isSameRequest = state.runDigests[request.runId] === request.digest;
-    return refuse(isSameRequest ? ErrorCode.DUPLICATE_RUN_ID : ErrorCode.RUN_ID_CONFLICT, 'runIdUsed');
+    if (state.runDigests[request.runId] === request.digest)
+      return refuse(ErrorCode.DUPLICATE_RUN_ID, 'runIdUsed');
+    if (!resumesInterruptedRun(state, request) || request.internalRunId === undefined)
+      return refuse(ErrorCode.RUN_ID_CONFLICT, 'runIdUsed');
+    const decision = decideAdmission(state, { ...request, runId: request.internalRunId }, now);
+    return decision.kind === 'admitted' ? { ...decision, internalRunId: request.internalRunId } : decision;
   }
   if (request.isThreadBusy) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy'); // step 5
   if (isBoundElsewhere(state, request))
@@ -102,6 +118,20 @@ export function decideAdmission(
     rotatedExecutionId: state.execution.executionId,
     ...(expiredTaskId !== undefined ? { expiredTaskId } : {}),
   };
+}
+
+/**
+ * CopilotKit's `useInterrupt` resumes with the runId of the run that raised the interrupts, which that run
+ * already used (its digest differs). In generic clients mode such a resume is a new run of its own; the
+ * strict rule (RUN_ID_CONFLICT) stays otherwise. The id stays on the execution until a new turn rotates it,
+ * so a retried resume is judged by the resume rules (RESUME_ALREADY_APPLIED, …), as with a fresh runId.
+ */
+function resumesInterruptedRun(state: ThreadState, request: AdmissionRequest): boolean {
+  return (
+    request.isResume &&
+    request.acceptsInterruptedRunId === true &&
+    state.execution.interruptedRunId === request.runId
+  );
 }
 
 function refuse(code: ErrorCode, messageKey: AdmissionRefusalKey): AdmissionRefusal {
@@ -162,7 +192,7 @@ function earliestExpiry(execution: ThreadExecution): number | undefined {
  * `terminalExecutionIds`, its task id kept as `lastTaskId`. Unknown execution keys ride along.
  */
 function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadState {
-  const old = state.execution;
+  const { interruptedRunId: _replaced, ...old } = state.execution;
   return {
     ...state,
     execution: {

@@ -18,6 +18,8 @@ export interface ThreadAdmissionRequest {
   readonly rosInvocationId: string;
   readonly isResume: boolean;
   readonly agentCoreSessionId?: string;
+  /** Generic clients mode: a resume may reuse the interrupted run's runId (see `decideAdmission`). */
+  readonly acceptsInterruptedRunId?: boolean;
 }
 
 export interface ThreadAdmission {
@@ -25,6 +27,8 @@ export interface ThreadAdmission {
   readonly state: ThreadState;
   /** A task whose pending interrupts expired when this turn replaced them: cancel it best-effort. */
   readonly expiredTaskId?: string;
+  /** The id the run is recorded and holds the slot under; the request's runId unless a resume reused it. */
+  readonly admittedRunId: string;
 }
 
 /** Admission decided again after a lost compare-and-set, this many times in all (cluster mode). */
@@ -75,6 +79,9 @@ export class ThreadAdmissionService {
         isResume: request.isResume,
         isThreadBusy: this.registry.isBusy(request.threadId),
         newExecutionId: this.clock.uuid(),
+        ...(request.acceptsInterruptedRunId
+          ? { acceptsInterruptedRunId: true, internalRunId: `resume-${this.clock.uuid()}` }
+          : {}),
         ...(request.agentCoreSessionId !== undefined
           ? { agentCoreSessionId: request.agentCoreSessionId }
           : {}),
@@ -90,8 +97,9 @@ export class ThreadAdmissionService {
       });
       throw new AguiError(decision.code, decision.messageKey);
     }
+    const admittedRunId = decision.internalRunId ?? request.runId;
     try {
-      await this.registry.commitAndClaim(decision.state, request.runId);
+      await this.registry.commitAndClaim(decision.state, admittedRunId);
     } catch (error) {
       // A lost race (retried) and a lease held by another replica (409) are answers, not write failures.
       if (error instanceof ThreadWriteConflictError) throw error;
@@ -108,6 +116,7 @@ export class ThreadAdmissionService {
     }
     return {
       state: decision.state,
+      admittedRunId,
       ...(decision.expiredTaskId ? { expiredTaskId: decision.expiredTaskId } : {}),
     };
   }

@@ -59,6 +59,11 @@ export interface ThreadExecution {
   /** 64 lower-case hex each; sorted and de-duplicated when written. */
   textSnapshotDigests: string[];
   pending: Record<string, PendingInterruptEntry>;
+  /**
+   * Added by this service: the client's runId of the run that last ended at an interrupt of this execution
+   * (a resume may reuse it in generic clients mode). Kept until a new turn rotates the execution.
+   */
+  interruptedRunId?: string;
 }
 
 export interface AppliedResumeDigest {

@@ -20,6 +20,12 @@ export const WsCloseCode = { NORMAL: 1000, UNSUPPORTED_DATA: 1003, SERVER_ERROR:
 /** A close reason is at most 123 bytes of UTF-8. */
 const MAX_CLOSE_REASON_BYTES = 123;
 
+/**
+ * Inputs that may wait on a socket for its active run to end (a resume or the next turn typed ahead). Each
+ * may be a 12 MiB message, so the queue stays small; one more input is refused between runs.
+ */
+export const MAX_QUEUED_WS_INPUTS = 2;
+
 /** What a channel needs from the run path; the gateway passes the real RunRequestReader and RunService. */
 export interface WsRunPort {
   languageOf(body: unknown, acceptLanguage: string | undefined): Language;
@@ -40,7 +46,10 @@ export interface WsRunChannelOptions {
 /**
  * One AgentCore WebSocket connection: RunAgentInput text frames in, one `data: <json>\n\n` text frame per
  * AG-UI event out (the framing the AWS Python reference sends, §5.2), runs one after another on the same
- * socket (a resume, the next turn), unlike the reference's one run per connection. Admission refusals are
+ * socket (a resume, the next turn), unlike the reference's one run per connection. An input that arrives
+ * while a run streams waits until that run's terminal event (at most MAX_QUEUED_WS_INPUTS of them), so no
+ * frame of another run is ever interleaved into it; one beyond that is refused with RUN_ERROR THREAD_BUSY
+ * (`socketBusy`), sent between runs for the same reason. Admission refusals are
  * one RUN_ERROR frame and the socket stays open; only a frame that is not a JSON object closes it (1003),
  * and a server fault closes it with 1011. A client that closes mid-run unsubscribes, which cancels the A2A
  * task exactly like an SSE disconnect. Created with `new` per connection: it holds that socket's state.
@@ -51,6 +60,10 @@ export class WsRunChannel {
   /** A run is being admitted or streamed on this socket. */
   private isRunActive = false;
   private subscription?: Subscription;
+  /** Inputs received while a run was active, oldest first, each with the language it negotiated. */
+  private readonly queued: { body: JsonBody; language: Language }[] = [];
+  /** Refusals owed for inputs beyond the queue, per language, sent once the active run has ended. */
+  private readonly refusalsDue = new Map<Language, number>();
 
   constructor(
     private readonly socket: WebSocket,
@@ -79,10 +92,33 @@ export class WsRunChannel {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       return this.close(WsCloseCode.UNSUPPORTED_DATA, 'notAnObject', language);
     const runLanguage = this.runs.languageOf(value, this.context.acceptLanguage);
-    // One run at a time per socket; the socket's own run holds the thread, so this is THREAD_BUSY.
-    if (this.isRunActive) return this.sendError(ErrorCode.THREAD_BUSY, 'threadBusy', runLanguage);
+    if (this.isRunActive) return this.wait({ raw, value }, runLanguage);
     this.isRunActive = true;
     void this.start({ raw, value }, runLanguage);
+  }
+
+  /** One run at a time per socket: a later input waits for the run's end, or is refused then if too many wait. */
+  private wait(body: JsonBody, language: Language): void {
+    const capacity = this.context.closeAfterRun ? 0 : MAX_QUEUED_WS_INPUTS;
+    if (this.queued.length < capacity) {
+      this.queued.push({ body, language });
+      return;
+    }
+    this.refusalsDue.set(language, (this.refusalsDue.get(language) ?? 0) + 1);
+  }
+
+  /** Between runs: the refusals owed go out first, then the oldest waiting input starts (or the socket closes). */
+  private runEnded(): void {
+    this.isRunActive = false;
+    for (const [language, count] of this.refusalsDue) {
+      for (let sent = 0; sent < count; sent++) this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language);
+    }
+    this.refusalsDue.clear();
+    if (this.context.closeAfterRun) return this.close(WsCloseCode.NORMAL);
+    const next = this.queued.shift();
+    if (!next || this.socket.readyState !== WebSocket.OPEN) return;
+    this.isRunActive = true;
+    void this.start(next.body, next.language);
   }
 
   private async start(body: JsonBody, language: Language): Promise<void> {
@@ -97,11 +133,9 @@ export class WsRunChannel {
       });
       admitted = await this.runs.admit(request);
     } catch (error) {
-      this.isRunActive = false;
       if (!isAguiError(error)) return this.fail(error, 'admission failed', language);
       this.sendError(error.code, error.messageKey, language);
-      if (this.context.closeAfterRun) this.close(WsCloseCode.NORMAL);
-      return;
+      return this.runEnded();
     }
     this.stream(admitted, language);
   }
@@ -118,8 +152,7 @@ export class WsRunChannel {
       complete: () => {
         isFinished = true;
         this.subscription = undefined;
-        this.isRunActive = false;
-        if (this.context.closeAfterRun) this.close(WsCloseCode.NORMAL);
+        this.runEnded();
       },
     });
     if (isFinished) return;
@@ -171,9 +204,11 @@ export class WsRunChannel {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.ping();
   }
 
-  /** Stops the heartbeat and leaves the active run (RunService's teardown cancels its A2A task). */
+  /** Stops the heartbeat, drops the waiting inputs and leaves the active run (RunService's teardown cancels its A2A task). */
   private end(): void {
     clearInterval(this.heartbeat);
+    this.queued.length = 0;
+    this.refusalsDue.clear();
     const subscription = this.subscription;
     this.subscription = undefined;
     subscription?.unsubscribe();

@@ -4,6 +4,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
+import { answersTo, readThread } from '../support/interrupt-helpers';
+import { postRun } from '../support/sse-client';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 
@@ -29,13 +31,16 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
   let upstream: KernelUpstream;
   let gateway: RunningGateway;
   let workspaceRoot: string;
+  let stateDir: string;
 
   beforeAll(async () => {
     upstream = await startKernelUpstream();
     workspaceRoot = path.join(mkdtempSync(path.join(os.tmpdir(), 'agui-generic-')), 'workspaces');
+    stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-generic-state-'));
     gateway = await startGateway({
       IAC_CODE_AGUI_A2A_URL: upstream.url,
       IAC_CODE_AGUI_ALLOWED_CWDS: mkdtempSync(path.join(os.tmpdir(), 'agui-allowed-')),
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
       IAC_CODE_AGUI_GENERIC_CLIENTS: 'true',
       IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT: workspaceRoot,
     });
@@ -76,5 +81,97 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
     expect(resumed.failures).toEqual([]);
     await expectConformantEvents(resumed.events);
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  // CopilotKit's useInterrupt resumes with the runId of the run that raised the interrupt.
+  it('accepts a resume that reuses the interrupted run id, answering with that id; a retry sends nothing again', async () => {
+    const agent = new HttpAgent({ url: gateway.url, threadId: 'generic-same-run-id' });
+    agent.messages.push({ id: 'user-1', role: 'user', content: 'permission to run a command' });
+    const first = await runTurn(agent, { runId: 'same-run-1' });
+    const [interrupt] = (first.events.at(-1) as { outcome?: { interrupts?: Interrupt[] } }).outcome
+      ?.interrupts ?? [{ id: 'none' }];
+    const resume = [{ interruptId: interrupt.id, status: 'resolved', payload: { decision: 'allow_once' } }];
+
+    const resumed = await runTurn(agent, { runId: 'same-run-1', resume: resume as never });
+    expect(resumed.failures).toEqual([]);
+    await expectConformantEvents(resumed.events);
+    expect(resumed.events[0]).toMatchObject({ type: 'RUN_STARTED', runId: 'same-run-1' });
+    expect(resumed.events.at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      runId: 'same-run-1',
+      outcome: { type: 'success' },
+    });
+    expect(agent.pendingInterrupts ?? []).toEqual([]);
+    // Recorded under an id of its own next to the first run's digest, which stays untouched.
+    const state = readThread(stateDir, 'generic-same-run-id');
+    expect(Object.keys(state.runDigests)).toEqual([
+      expect.stringMatching(/^resume-[0-9a-f-]{36}$/),
+      'same-run-1',
+    ]);
+    const taskId = (state.execution.lastTaskId ?? '') as string;
+    const answers = await answersTo(upstream, taskId);
+    expect(answers).toHaveLength(1);
+
+    // The same resume again (a client retrying): judged by the resume rules, nothing is sent twice.
+    const body = {
+      threadId: 'generic-same-run-id',
+      runId: 'same-run-1',
+      messages: [],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+      resume,
+    };
+    const retried = await postRun(gateway.url, body);
+    expect(retried.status).toBe(200);
+    expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+    expect(await answersTo(upstream, taskId)).toHaveLength(1);
+    // A normal turn may not reuse it.
+    const turn = await postRun(gateway.url, {
+      ...body,
+      resume: undefined,
+      messages: [{ id: 'user-2', role: 'user', content: 'hello' }],
+    });
+    expect(turn.status).toBe(409);
+    expect(JSON.parse(turn.text).error.code).toBe('RUN_ID_CONFLICT');
+  });
+});
+
+describe('a resume that reuses the interrupted run id in strict mode', () => {
+  let upstream: KernelUpstream;
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    upstream = await startKernelUpstream();
+    gateway = await startGateway({
+      IAC_CODE_AGUI_A2A_URL: upstream.url,
+      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  it('is refused 409 RUN_ID_CONFLICT before the stream, and the interrupt stays answerable', async () => {
+    const forwardedProps = { iacCode: { schemaVersion: 1, rosInvocationId: 'inv-strict', cwd: os.tmpdir() } };
+    const agent = new HttpAgent({ url: gateway.url, threadId: 'strict-same-run-id' });
+    agent.messages.push({ id: 'user-1', role: 'user', content: 'permission to run a command' });
+    await runTurn(agent, { runId: 'strict-run-1', forwardedProps });
+    const resume = [
+      { interruptId: 'permission-1', status: 'resolved' as const, payload: { decision: 'allow_once' } },
+    ];
+    // HttpAgent rejects the run's promise with the HTTP status and the parsed JSON envelope.
+    const refused = await agent.runAgent({ runId: 'strict-run-1', forwardedProps, resume }).then(
+      () => undefined,
+      (error: { status?: number; payload?: unknown }) => error,
+    );
+    expect(refused).toMatchObject({ status: 409, payload: { error: { code: 'RUN_ID_CONFLICT' } } });
+    expect((agent.pendingInterrupts as Interrupt[]).map((interrupt) => interrupt.id)).toEqual([
+      'permission-1',
+    ]);
+    const answered = await runTurn(agent, { runId: 'strict-run-2', forwardedProps, resume });
+    expect(answered.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 });

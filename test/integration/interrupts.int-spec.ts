@@ -534,6 +534,27 @@ describe('interrupts and resume', () => {
       expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
     });
 
+    it('finishes a resume that cancels an interrupt after expiresAt, cancelling the task and sending no answer', async () => {
+      const gateway = await startWithClock();
+      const { session } = await interruptRun(gateway, 'expiry-cancelled');
+      clock.advance(541_000);
+      const given = await postResume(gateway.url, 'expiry-cancelled', 'run-2', [
+        { interruptId: 'permission-1', status: 'cancelled' },
+      ]);
+      await expectConformantEvents(given.events);
+      expect(typesOf(given.events)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
+      expect(given.events.at(-1)).toMatchObject({ outcome: { type: 'success' } });
+      const cancels = await eventually(
+        () => paramsOf(upstream, 'CancelTask'),
+        (params) => params.some((p) => p.id === session.taskId),
+      );
+      expect(cancels.map((p) => p.id)).toContain(session.taskId);
+      expect(await answersTo(upstream, session.taskId)).toEqual([]);
+      const state = readThread(stateDir, 'expiry-cancelled');
+      expect(state.execution.pending).toEqual({});
+      expect(state.terminalExecutionIds).toContain(session.executionId);
+    });
+
     it('admits a new turn after a restart once the interrupt has expired, cancelling the old task', async () => {
       const first = await startWithClock();
       const { session } = await interruptRun(first, 'expiry-restart');

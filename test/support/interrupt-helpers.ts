@@ -62,3 +62,17 @@ export async function answersTo(upstream: KernelUpstream, taskId: string): Promi
   ];
   return sent.map((params) => params.message).filter((message) => message.taskId === taskId);
 }
+
+/** The value of a run's `iac-code.session.v1` event: the ids a resume and the cancel extension need. */
+export interface SessionValue {
+  executionId: string;
+  contextId: string;
+  taskId: string;
+  sessionId: string;
+}
+
+export function sessionOf(events: BaseEvent[]): SessionValue {
+  const session = events.find((e) => (e as { name?: string }).name === 'iac-code.session.v1');
+  if (!session) throw new Error(`no session event: ${typesOf(events).join(',')}`);
+  return (session as unknown as { value: SessionValue }).value;
+}

@@ -22,6 +22,8 @@ export const DE: Record<MessageKey, string> = {
   stateUnavailable: 'Der Zustand des AG-UI-Adapters ist nicht verfügbar.',
   runIdUsed: 'Die AG-UI-Ausführungs-ID wurde bereits verwendet.',
   threadBusy: 'Der AG-UI-Thread hat bereits eine aktive Ausführung.',
+  socketBusy:
+    'Dieser WebSocket hat bereits eine laufende Ausführung und kann keine weitere Eingabe einreihen; senden Sie sie nach dem Ende der Ausführung.',
   threadBindingConflict:
     'Der AG-UI-Thread ist bereits an einen anderen Arbeitsbereich oder einen anderen Aufrufer gebunden.',
   resumeRequired: 'Der AG-UI-Thread wartet auf Antworten zu Unterbrechungen.',

@@ -22,6 +22,8 @@ export const ES: Record<MessageKey, string> = {
   stateUnavailable: 'El estado del adaptador AG-UI no está disponible.',
   runIdUsed: 'El identificador de ejecución AG-UI ya se ha utilizado.',
   threadBusy: 'El hilo AG-UI ya tiene una ejecución activa.',
+  socketBusy:
+    'Este WebSocket ya tiene una ejecución en curso y no puede poner en cola otra entrada; envíela cuando termine la ejecución.',
   threadBindingConflict: 'El hilo AG-UI ya está vinculado a otro espacio de trabajo o a otro llamante.',
   resumeRequired: 'El hilo AG-UI está esperando respuestas a interrupciones.',
   executionGone: 'La ejecución que se quiere reanudar ya no está disponible.',

@@ -22,6 +22,8 @@ export const FR: Record<MessageKey, string> = {
   stateUnavailable: "L'état de l'adaptateur AG-UI est indisponible.",
   runIdUsed: "L'identifiant d'exécution AG-UI a déjà été utilisé.",
   threadBusy: 'Le fil AG-UI a déjà une exécution en cours.',
+  socketBusy:
+    "Ce WebSocket a déjà une exécution en cours et ne peut pas mettre une autre entrée en file d'attente ; envoyez-la une fois l'exécution terminée.",
   threadBindingConflict: 'Le fil AG-UI est déjà lié à un autre espace de travail ou à un autre appelant.',
   resumeRequired: 'Le fil AG-UI attend des réponses à des interruptions.',
   executionGone: "L'exécution à reprendre n'est plus disponible.",

@@ -1,0 +1,178 @@
+import { EventEmitter } from 'node:events';
+import type { BaseEvent } from '@ag-ui/core';
+import { Logger } from '@nestjs/common';
+import { Subject } from 'rxjs';
+import type { WebSocket } from 'ws';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import { MessageCatalogue } from '../i18n/message-catalogue';
+import type { AdmittedRun, RunRequest } from '../runs/run-request';
+import { FakeClock } from '../../test/support/fakes/fake-clock';
+import type { WsConnectionContext } from './ws-connection-context';
+import { MAX_QUEUED_WS_INPUTS, WsRunChannel, type WsRunPort } from './ws-run-channel';
+
+/** The part of a `ws` socket the channel uses, recording what it sends. */
+class FakeSocket extends EventEmitter {
+  readyState = 1;
+  readonly sent: Buffer[] = [];
+  closedWith?: number;
+  send(piece: Buffer): void {
+    this.sent.push(piece);
+  }
+  close(code: number): void {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  ping(): void {}
+  /** What the client sees, one parsed event per frame. */
+  events(): (BaseEvent & Record<string, unknown>)[] {
+    return this.sent.map((frame) => JSON.parse(frame.toString('utf8').replace(/^data: /, '')));
+  }
+}
+
+/** Each admitted run streams from a Subject the test drives; admission refuses a runId starting "refuse". */
+class ScriptedRuns implements WsRunPort {
+  readonly streams = new Map<string, Subject<BaseEvent>>();
+  readonly admitted: string[] = [];
+  languageOf(body: unknown): 'en' | 'de' {
+    return (body as { lang?: string } | undefined)?.lang === 'de' ? 'de' : 'en';
+  }
+  toRunRequest(body: { value: unknown }): RunRequest {
+    return { input: body.value } as unknown as RunRequest;
+  }
+  admit(request: RunRequest): Promise<AdmittedRun> {
+    const { runId } = request.input;
+    if (runId.startsWith('refuse')) return Promise.reject(new AguiError(ErrorCode.THREAD_BUSY, 'threadBusy'));
+    this.admitted.push(runId);
+    this.streams.set(runId, new Subject<BaseEvent>());
+    return Promise.resolve({ runId } as AdmittedRun);
+  }
+  stream(run: AdmittedRun): Subject<BaseEvent> {
+    return this.streams.get(run.runId) as Subject<BaseEvent>;
+  }
+  /** Resolves once `runId` has been admitted and subscribed (checked once per turn of the event loop). */
+  async started(runId: string): Promise<Subject<BaseEvent>> {
+    while (!this.streams.get(runId)?.observed) await nextTurn();
+    return this.streams.get(runId) as Subject<BaseEvent>;
+  }
+  /** Lets every admission already started settle (each resolves or rejects at once). */
+  async settle(): Promise<void> {
+    await nextTurn();
+  }
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const event = (type: string, runId: string) => ({ type, threadId: 't', runId, timestamp: 1 }) as BaseEvent;
+const input = (runId: string, lang = 'en') => JSON.stringify({ threadId: 't', runId, lang });
+
+describe('WsRunChannel', () => {
+  const open = (context: Partial<WsConnectionContext> = {}) => {
+    const socket = new FakeSocket();
+    const runs = new ScriptedRuns();
+    new WsRunChannel(
+      socket as unknown as WebSocket,
+      { requestId: 'r', closeAfterRun: false, ...context },
+      runs,
+      {
+        heartbeatMs: 60_000,
+        catalogue: new MessageCatalogue(),
+        clock: new FakeClock(),
+        logger: new Logger('WsRunChannelSpec'),
+        inLogContext: (handler) => handler(),
+      },
+    );
+    const receive = (text: string) => socket.emit('message', Buffer.from(text), false);
+    return { socket, runs, receive };
+  };
+
+  it('lets an input sent while a run streams wait for its terminal event, never interleaving a frame', async () => {
+    const { socket, runs, receive } = open();
+    receive(input('run-1'));
+    const first = await runs.started('run-1');
+    first.next(event('RUN_STARTED', 'run-1'));
+    receive(input('run-2'));
+    await runs.settle();
+    expect(runs.admitted).toEqual(['run-1']);
+    first.next(event('RUN_FINISHED', 'run-1'));
+    first.complete();
+    const second = await runs.started('run-2');
+    second.next(event('RUN_STARTED', 'run-2'));
+    second.next(event('RUN_FINISHED', 'run-2'));
+    second.complete();
+    expect(socket.events().map((e) => `${e.type}:${e.runId}`)).toEqual([
+      'RUN_STARTED:run-1',
+      'RUN_FINISHED:run-1',
+      'RUN_STARTED:run-2',
+      'RUN_FINISHED:run-2',
+    ]);
+    expect(socket.closedWith).toBeUndefined();
+  });
+
+  it('refuses an input beyond the queue between runs, in its own language, about the socket', async () => {
+    const { socket, runs, receive } = open();
+    receive(input('run-1'));
+    const first = await runs.started('run-1');
+    first.next(event('RUN_STARTED', 'run-1'));
+    for (let index = 0; index < MAX_QUEUED_WS_INPUTS; index++) receive(input(`queued-${index}`));
+    receive(input('one-too-many', 'de'));
+    await runs.settle();
+    expect(socket.events().map((e) => e.type)).toEqual(['RUN_STARTED']);
+
+    first.next(event('RUN_FINISHED', 'run-1'));
+    first.complete();
+    await runs.started('queued-0');
+    expect(socket.events().slice(1)).toEqual([
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'run-1', timestamp: 1 },
+      {
+        type: 'RUN_ERROR',
+        code: 'THREAD_BUSY',
+        message: new MessageCatalogue().render('socketBusy', 'de'),
+        timestamp: expect.any(Number),
+      },
+    ]);
+    expect(new MessageCatalogue().render('socketBusy', 'en')).toMatch(/WebSocket/);
+    runs.streams.get('queued-0')?.complete();
+    await runs.started(`queued-${MAX_QUEUED_WS_INPUTS - 1}`);
+    expect(runs.admitted).toEqual([
+      'run-1',
+      ...Array.from({ length: MAX_QUEUED_WS_INPUTS }, (_, i) => `queued-${i}`),
+    ]);
+  });
+
+  it('goes on with the next waiting input after an admission refusal', async () => {
+    const { socket, runs, receive } = open();
+    receive(input('run-1'));
+    const first = await runs.started('run-1');
+    receive(input('refuse-2'));
+    receive(input('run-3'));
+    first.complete();
+    await runs.started('run-3');
+    expect(socket.events()).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'THREAD_BUSY' })]);
+  });
+
+  it('drops the waiting inputs when the socket closes', async () => {
+    const { socket, runs, receive } = open();
+    receive(input('run-1'));
+    const first = await runs.started('run-1');
+    receive(input('run-2'));
+    socket.readyState = 3;
+    socket.emit('close');
+    expect(first.observed).toBe(false);
+    first.complete();
+    await runs.settle();
+    expect(runs.admitted).toEqual(['run-1']);
+  });
+
+  it('queues nothing with closeAfterRun: a second input is refused after the run, then the socket closes', async () => {
+    const { socket, runs, receive } = open({ closeAfterRun: true });
+    receive(input('run-1'));
+    const first = await runs.started('run-1');
+    receive(input('run-2'));
+    first.next(event('RUN_FINISHED', 'run-1'));
+    first.complete();
+    await runs.settle();
+    expect(socket.events().map((e) => e.type)).toEqual(['RUN_FINISHED', 'RUN_ERROR']);
+    expect(socket.closedWith).toBe(1000);
+    expect(runs.admitted).toEqual(['run-1']);
+  });
+});
