@@ -9,7 +9,7 @@ export interface RefusalBody {
 }
 
 /**
- * The one rendering of a refusal (README "Errors"): `{"error":{"code","message"}}` on the iac-code face,
+ * The one rendering of a refusal (docs/behaviour/http.md#error-envelope): `{"error":{"code","message"}}` on the iac-code face,
  * one `data: {"type":"RUN_ERROR",…}` frame on `/invocations`. The filters, the route fallback and the
  * malformed-request answer all write this, so no refusal has a shape of its own.
  */

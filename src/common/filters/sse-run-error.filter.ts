@@ -6,7 +6,7 @@ import { writePreStreamError } from './pre-stream-error';
 
 /**
  * The AgentCore face: the same status as the JSON face, but `text/event-stream` with one RUN_ERROR frame,
- * which is what AgentCore clients parse (README "Errors").
+ * which is what AgentCore clients parse (docs/behaviour/http.md#error-envelope).
  */
 @Catch()
 @Injectable()
