@@ -55,15 +55,13 @@ export async function acquireRedisLock(
     release: async () => {
       clearInterval(renewal);
       // Best effort: an unreleased lock expires after lockTtlMs.
-      await client
-        .aguiReleaseIfHeld(key, token)
-        .catch((error: unknown) =>
-          logger.warn({
-            msg: 'releasing a thread lock failed',
-            key,
-            error: redactCredentials(String(error)),
-          }),
-        );
+      await client.aguiReleaseIfHeld(key, token).catch((error: unknown) =>
+        logger.warn({
+          msg: 'releasing a thread lock failed',
+          key,
+          error: redactCredentials(String(error)),
+        }),
+      );
     },
   };
 }
