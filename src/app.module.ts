@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AguiGatewayModule } from './gateway/agui-gateway.module';
+import { StandaloneHttpEdgeModule } from './http-edge/standalone-http-edge.module';
 import { PlaygroundModule } from './playground/playground.module';
 
 /**
- * The standalone service: one consumer of AguiGatewayModule (issue #10), configured from the environment,
- * plus the browser playground. Guards and filters sit on the gateway's own controllers.
+ * The standalone service: one consumer of AguiGatewayModule, configured from the environment, plus the
+ * browser playground and the HTTP server's edges (unknown routes, wrong methods, parser refusals, headers),
+ * which only the owner of the server may set. Guards and filters sit on the gateway's own controllers.
  */
 @Module({
-  imports: [AguiGatewayModule.forRoot(), PlaygroundModule],
+  imports: [AguiGatewayModule.forRoot(), PlaygroundModule, StandaloneHttpEdgeModule],
 })
 export class AppModule {}

@@ -46,6 +46,9 @@ export {
 } from './runs/run-event-hook';
 export type { Face } from './runs/run-request';
 
+// The WebSocket adapter /ws needs: quiet about client garbage, a 1001 close at shutdown.
+export { GatewayWsAdapter } from './ws/gateway-ws-adapter';
+
 // Errors: one code enum for every face, its HTTP statuses, the one error class.
 export { ErrorCode, HTTP_STATUS_BY_CODE } from './common/error-code';
 export { AguiError, isAguiError } from './common/agui-error';

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { WsAdapter } from '@nestjs/platform-ws';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
@@ -11,6 +10,7 @@ import { closeOnSignals } from './common/close-on-signals';
 import { createLogger } from './common/create-logger';
 import { httpUrl } from './common/http-url';
 import type { LogSettings } from './logging/pino-options';
+import { GatewayWsAdapter } from './ws/gateway-ws-adapter';
 
 /** The log settings once the configuration is known, for a failure after that point. */
 let logSettings: LogSettings | undefined;
@@ -27,7 +27,7 @@ async function bootstrap(): Promise<void> {
   });
   app.useLogger(app.get(Logger));
   // AgentCore's /ws on the same port, with the plain `ws` server (not socket.io).
-  app.useWebSocketAdapter(new WsAdapter(app));
+  app.useWebSocketAdapter(new GatewayWsAdapter(app));
   const logger = new NestLogger('Bootstrap');
   closeOnSignals(app, logger);
   logger.log({ msg: 'configuration', ...describeConfig(config) });

@@ -18,6 +18,12 @@ export class ConfigError extends Error {
 }
 
 const MIB = 1024 * 1024;
+/** Never echoed in a configuration error: tokens, and the Redis URL (it may carry a password). */
+const SECRET_VARIABLES = new Set([
+  'IAC_CODE_AGUI_AUTH_TOKEN',
+  'IAC_CODE_AGUI_A2A_TOKEN',
+  'IAC_CODE_AGUI_REDIS_URL',
+]);
 const LANGUAGE_VARIABLES = ['LANGUAGE', 'LC_ALL', 'LC_MESSAGES', 'LANG'];
 
 function expandHome(value: string, homeDir: string): string {
@@ -43,10 +49,13 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
   if (errors.length > 0) {
     const lines = errors.map(
       (e) =>
-        `${e.property}=${JSON.stringify(env[e.property])}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+        `${e.property}=${SECRET_VARIABLES.has(e.property) ? '***' : JSON.stringify(env[e.property])}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  const authToken = bearerTokenSetting(dto, 'IAC_CODE_AGUI_AUTH_TOKEN');
+  const a2aToken = bearerTokenSetting(dto, 'IAC_CODE_AGUI_A2A_TOKEN');
+  const redisUrl = redisUrlSetting(dto.IAC_CODE_AGUI_REDIS_URL);
   const a2aUrl = dto.IAC_CODE_AGUI_A2A_URL?.trim() || undefined;
   const allowRemote = dto.IAC_CODE_AGUI_A2A_ALLOW_REMOTE ?? false;
   if (a2aUrl && !allowRemote && !isLoopbackUrl(a2aUrl)) {
@@ -56,7 +65,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     );
   }
   const store = dto.IAC_CODE_AGUI_STATE_STORE ?? 'file';
-  if (store === 'redis' && !dto.IAC_CODE_AGUI_REDIS_URL) {
+  if (store === 'redis' && !redisUrl) {
     throw new ConfigError('IAC_CODE_AGUI_REDIS_URL: required when IAC_CODE_AGUI_STATE_STORE=redis.');
   }
   const configDir = path.resolve(
@@ -82,11 +91,11 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
   const config: AppConfig = {
     host: dto.IAC_CODE_AGUI_HOST ?? '127.0.0.1',
     port: dto.IAC_CODE_AGUI_PORT ?? 8000,
-    authToken: dto.IAC_CODE_AGUI_AUTH_TOKEN || undefined,
+    authToken,
     upstream: {
       mode: upstreamMode,
       a2aUrl,
-      a2aToken: dto.IAC_CODE_AGUI_A2A_TOKEN || undefined,
+      a2aToken,
       allowRemote,
     },
     stateDir,
@@ -117,7 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     playground: dto.IAC_CODE_AGUI_PLAYGROUND ?? upstreamMode === 'demo',
     store: {
       kind: store,
-      redisUrl: dto.IAC_CODE_AGUI_REDIS_URL || undefined,
+      redisUrl,
       keyPrefix: dto.IAC_CODE_AGUI_REDIS_KEY_PREFIX ?? 'agui:',
       tls: dto.IAC_CODE_AGUI_REDIS_TLS ?? false,
     },
@@ -127,6 +136,41 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     childEnvironment,
   };
   return deepFreeze(config);
+}
+
+/**
+ * An empty token means "not set" (auth off; the Helm chart's default). A token that is only whitespace, or
+ * has whitespace around it, can never be matched (HTTP trims header values), so it would lock every client
+ * out, or the gateway out of its kernel: refused at boot, without echoing the value.
+ */
+function bearerTokenSetting(
+  dto: EnvironmentDto,
+  name: 'IAC_CODE_AGUI_AUTH_TOKEN' | 'IAC_CODE_AGUI_A2A_TOKEN',
+): string | undefined {
+  const value = dto[name];
+  if (!value) return undefined;
+  if (value.trim() === '')
+    throw new ConfigError(`${name}: the token is blank; set a token or leave it empty.`);
+  if (value.trim() !== value)
+    throw new ConfigError(`${name}: the token begins or ends with whitespace; remove it.`);
+  return value;
+}
+
+/**
+ * Only Redis URLs: ioredis reads anything else as a socket path and puts the whole text (password
+ * included) into every connection error. The message names the variable, never the value.
+ */
+function redisUrlSetting(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:')
+    throw new ConfigError('IAC_CODE_AGUI_REDIS_URL: must be a redis:// or rediss:// URL.');
+  return value;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

@@ -113,6 +113,21 @@ describe('pino-http options', () => {
     expect(lines[0]?.msg).toBe(msg);
   });
 
+  it('keeps query values out of every line of the request, the request line included', () => {
+    const { lines, serve } = harness();
+    const request = serve({ url: '/?access_token=Q-SECRET&api_key=K-SECRET&flag&=x' });
+    request.req.log.warn({ msg: 'something about this request' });
+    request.finish(401);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line.req).toEqual({
+        method: 'POST',
+        url: `/?access_token=${REDACTED}&api_key=${REDACTED}&${REDACTED}&=${REDACTED}`,
+      });
+    }
+    expect(JSON.stringify(lines)).not.toMatch(/Q-SECRET|K-SECRET/);
+  });
+
   it('redacts every secret field at any of the first three levels', () => {
     const { lines, logger } = harness();
     logger.info(SECRETS, 'secrets');

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LevelWithSilent } from 'pino';
+import { REDACTED } from './redacted-paths';
 
 /** AgentCore Runtime names each invocation and session in these headers (agui-1.0-and-agentcore.md). */
 export const REQUEST_ID_HEADER = 'x-amzn-bedrock-agentcore-runtime-request-id';
@@ -35,15 +36,31 @@ export function requestLogLevel(path: string, status: number, failed: boolean): 
 }
 
 /**
- * What a request line says about the request: method and path only. Headers are left out on purpose
- * (they carry the bearer token and cookies; redaction backs this up) and bodies are never read here.
+ * What a request line says about the request: method and path, with the query's values redacted (a
+ * client may put a token there, e.g. `?access_token=…`). Headers are left out on purpose (they carry the
+ * bearer token and cookies; redaction backs this up) and bodies are never read here.
  */
 export function requestFields(req: {
   method?: string;
   url?: string;
   originalUrl?: string;
 }): Record<string, unknown> {
-  return { method: req.method, url: req.originalUrl ?? req.url };
+  return { method: req.method, url: redactQueryValues(req.originalUrl ?? req.url ?? '') };
+}
+
+/** `/p?a=1&b` → `/p?a=[Redacted]&[Redacted]`: parameter names stay readable, no value survives. */
+export function redactQueryValues(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals === -1 ? (pair === '' ? '' : REDACTED) : `${pair.slice(0, equals)}=${REDACTED}`;
+    })
+    .join('&');
+  return `${url.slice(0, start)}?${query}`;
 }
 
 export function responseFields(res: { statusCode?: number }): Record<string, unknown> {

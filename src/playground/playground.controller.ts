@@ -1,5 +1,6 @@
-import { Controller, Get, Inject, NotFoundException, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Param, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
+import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { PLAYGROUND_PAGE_CONFIG } from './playground-page-config.provider';
 import type { PlaygroundPageConfig } from './playground-page-config';
@@ -25,6 +26,7 @@ const CONTENT_SECURITY_POLICY = [
  * not exist, so a production service does not reveal that it could serve one.
  */
 @Controller('playground')
+@UseFilters(JsonEnvelopeFilter)
 export class PlaygroundController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -54,7 +56,7 @@ export class PlaygroundController {
   }
 
   private assertEnabled(): void {
-    // Nest's own 404 for unknown routes, with no text of ours (nothing user-facing outside the catalogue).
+    // The same NOT_FOUND envelope as an unknown route (the filter renders Nest's 404 that way).
     if (!this.config.playground) throw new NotFoundException();
   }
 

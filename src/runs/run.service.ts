@@ -74,10 +74,9 @@ export class RunService implements BeforeApplicationShutdown {
       rosInvocationId: props.rosInvocationId,
       isResume: input.resume !== undefined,
       acceptsInterruptedRunId: this.config.genericClients,
-      // Bound only when configured: a thread then refuses runs from another AgentCore session (issue #6 item 3).
-      ...(this.config.sessionBinding && request.agentCoreSessionId !== undefined
-        ? { agentCoreSessionId: request.agentCoreSessionId }
-        : {}),
+      // Bound only when configured: a thread then refuses runs from another AgentCore session, or from
+      // none (a request without the header is not let into a bound thread).
+      ...(this.config.sessionBinding ? { agentCoreSessionId: request.agentCoreSessionId ?? null } : {}),
     });
     this.metrics.observeAdmission((this.clock.now() - admissionStarted) / 1000);
     if (expiredTaskId) {

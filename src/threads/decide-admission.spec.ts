@@ -147,6 +147,12 @@ const refusalRows: {
     expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
   },
   {
+    name: 'no AgentCore session on a thread bound to one → THREAD_BINDING_CONFLICT',
+    state: existingState({ agentCoreSessionId: 'acs-1' }),
+    request: request({ agentCoreSessionId: null }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
     name: 'binding conflict wins over a resume mismatch',
     state: withPending(),
     request: request({ isResume: true, cwd: '/other', rosInvocationId: 'inv-9' }),
@@ -297,6 +303,15 @@ describe('decideAdmission admissions', () => {
       NOW,
     );
     expect(same.kind).toBe('admitted');
+  });
+
+  it('leaves a thread unbound when binding is on but the request names no session', () => {
+    const fresh = decideAdmission(undefined, request({ agentCoreSessionId: null }), NOW);
+    expect(fresh.kind).toBe('admitted');
+    expect(fresh.kind === 'admitted' && 'agentCoreSessionId' in fresh.state).toBe(false);
+    const unbound = decideAdmission(deepFreeze(existingState()), request({ agentCoreSessionId: null }), NOW);
+    expect(unbound.kind).toBe('admitted');
+    expect(unbound.kind === 'admitted' && 'agentCoreSessionId' in unbound.state).toBe(false);
   });
 
   it('does not mistake Object.prototype for a recorded runId', () => {

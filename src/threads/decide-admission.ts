@@ -27,10 +27,11 @@ export interface AdmissionRequest {
   /** A fresh id (from `Clock.uuid()`) for such a resume; unused otherwise. */
   internalRunId?: string;
   /**
-   * The AgentCore session of the request, passed only when IAC_CODE_AGUI_SESSION_BINDING is on: a
-   * thread is bound to the first one it sees and refuses another (THREAD_BINDING_CONFLICT).
+   * The AgentCore session of the request, passed only when IAC_CODE_AGUI_SESSION_BINDING is on (`null`:
+   * the request named none). A thread is bound to the first session it sees and then refuses another
+   * one, or none at all (THREAD_BINDING_CONFLICT): a missing header must not open a bound thread.
    */
-  agentCoreSessionId?: string;
+  agentCoreSessionId?: string | null;
 }
 
 export type AdmissionRefusalKey = Extract<
@@ -146,7 +147,9 @@ function newThreadState(request: AdmissionRequest): ThreadState {
     cwd: request.cwd,
     userId: request.userId,
     iacCodeSessionId: null,
-    ...(request.agentCoreSessionId !== undefined ? { agentCoreSessionId: request.agentCoreSessionId } : {}),
+    ...(typeof request.agentCoreSessionId === 'string'
+      ? { agentCoreSessionId: request.agentCoreSessionId }
+      : {}),
     execution: {
       executionId: request.newExecutionId,
       rosInvocationId: request.rosInvocationId,
@@ -163,7 +166,10 @@ function newThreadState(request: AdmissionRequest): ThreadState {
   };
 }
 
-/** Step 6: `null` vs a value is a mismatch too; so is another AgentCore session than the bound one. */
+/**
+ * Step 6: `null` vs a value is a mismatch too; so is another AgentCore session than the bound one, or no
+ * session on a bound thread (fail closed).
+ */
 function isBoundElsewhere(state: ThreadState, request: AdmissionRequest): boolean {
   if (state.cwd !== request.cwd || state.userId !== request.userId) return true;
   const boundSession = state.agentCoreSessionId ?? null;
@@ -175,7 +181,8 @@ function isBoundElsewhere(state: ThreadState, request: AdmissionRequest): boolea
 }
 
 function bindAgentCoreSession(state: ThreadState, request: AdmissionRequest): ThreadState {
-  if (request.agentCoreSessionId === undefined || (state.agentCoreSessionId ?? null) !== null) return state;
+  if (typeof request.agentCoreSessionId !== 'string' || (state.agentCoreSessionId ?? null) !== null)
+    return state;
   return { ...state, agentCoreSessionId: request.agentCoreSessionId };
 }
 

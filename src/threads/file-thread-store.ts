@@ -1,8 +1,10 @@
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { Logger, type OnModuleInit } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
+import { SystemClock, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { threadFileStem } from './thread-file-name';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
@@ -12,6 +14,21 @@ const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 const RENAME_ATTEMPTS = 3;
 const RENAME_RETRY_DELAY_MS = 10;
+/** `.<stem>.json.<16 hex>.tmp`: the temp names this store writes, and only those. */
+const TEMP_FILE = /^\.[^/]+\.json\.[0-9a-f]{16}\.tmp$/;
+/**
+ * A temp file older than this is a leftover of a killed process: a live write takes milliseconds. Younger
+ * ones may belong to another process sharing the directory, mid-write.
+ */
+const STALE_TEMP_AGE_MS = 60_000;
+
+/** Creates a file, writes it and fsyncs it: the store's one kind of write (a port, so a test can fill the disk). */
+export type DurableWrite = (path: string, text: string) => Promise<void>;
+
+export interface FileThreadStoreOptions {
+  readonly clock?: Clock;
+  readonly writeDurably?: DurableWrite;
+}
 
 /**
  * The embedded store: one owner-private JSON file per thread, `<stateDir>/threads/<stem>.json`
@@ -19,11 +36,50 @@ const RENAME_RETRY_DELAY_MS = 10;
  * asked for, so a damaged file answers STATE_UNAVAILABLE for its own thread only. Several processes may
  * share the directory for different threads; there is no cross-process lock on one thread.
  */
-export class FileThreadStore implements ThreadStore {
+export class FileThreadStore implements ThreadStore, OnModuleInit {
+  private readonly logger = new Logger(FileThreadStore.name);
   private readonly threadsDir: string;
+  private readonly clock: Clock;
+  private readonly writeDurably: DurableWrite;
 
-  constructor(private readonly stateDir: string) {
+  constructor(
+    private readonly stateDir: string,
+    options: FileThreadStoreOptions = {},
+  ) {
     this.threadsDir = join(stateDir, 'threads');
+    this.clock = options.clock ?? new SystemClock();
+    this.writeDurably = options.writeDurably ?? writeFileDurably;
+  }
+
+  /** At start: a process killed between writing a temp file and renaming it left the file behind. */
+  async onModuleInit(): Promise<void> {
+    const removed = await this.removeStaleTempFiles();
+    if (removed > 0)
+      this.logger.log({ msg: 'removed stale temp files', count: removed, dir: this.threadsDir });
+  }
+
+  /** Removes this store's own temp files older than STALE_TEMP_AGE_MS; never any other file. */
+  async removeStaleTempFiles(): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.threadsDir);
+    } catch {
+      return 0; // no threads directory yet, or unreadable: readiness reports the latter
+    }
+    const cutoff = this.clock.now() - STALE_TEMP_AGE_MS;
+    let removed = 0;
+    for (const name of names.filter((candidate) => TEMP_FILE.test(candidate))) {
+      const path = join(this.threadsDir, name);
+      try {
+        const stats = await lstat(path);
+        if (!stats.isFile() || stats.mtimeMs > cutoff) continue;
+        await unlink(path);
+        removed += 1;
+      } catch {
+        // Gone already (another process cleaned it) or not ours to remove: leave it.
+      }
+    }
+    return removed;
   }
 
   pathForThread(threadId: string): string {
@@ -62,13 +118,10 @@ export class FileThreadStore implements ThreadStore {
   async save(state: ThreadState): Promise<void> {
     const text = serializeThreadState(state);
     const target = this.pathForThread(state.threadId);
-    const temp = join(
-      this.threadsDir,
-      `.${threadFileStem(state.threadId)}.json.${randomBytes(8).toString('hex')}.tmp`,
-    );
+    const temp = this.tempPath(threadFileStem(state.threadId));
     try {
       await this.ensurePrivateDirs();
-      await writeFileDurably(temp, text);
+      await this.writeDurably(temp, text);
       await renameWithRetry(temp, target);
       await fsyncDirectory(this.threadsDir);
     } catch (error) {
@@ -77,13 +130,24 @@ export class FileThreadStore implements ThreadStore {
     }
   }
 
+  /**
+   * A real small write, fsync and unlink, as a thread write does: `access(W_OK)` still passes on a full
+   * disk or with no inode left, when every new thread would get 503. Callers limit how often this runs.
+   */
   async checkReady(): Promise<void> {
+    const probe = this.tempPath('readiness');
     try {
       await this.ensurePrivateDirs();
-      await access(this.threadsDir, constants.W_OK | constants.X_OK);
+      await this.writeDurably(probe, '{}');
+      await unlink(probe);
     } catch (error) {
+      await unlink(probe).catch(() => undefined);
       throw unavailable(error);
     }
+  }
+
+  private tempPath(stem: string): string {
+    return join(this.threadsDir, `.${stem}.json.${randomBytes(8).toString('hex')}.tmp`);
   }
 
   /** State dir and threads/ are 0700 whatever the umask or a previous owner left (T-PER item 20). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { redactCredentials } from '../logging/redact-credentials';
 import type { ScriptedRedis } from './redis-scripted-client';
 import type { ThreadClusterLock } from './thread-cluster';
 
@@ -44,7 +45,7 @@ export async function acquireRedisLock(
       client
         .aguiRenewIfHeld(key, token, timings.lockTtlMs)
         .catch((error: unknown) =>
-          logger.warn({ msg: 'renewing a thread lock failed', key, error: String(error) }),
+          logger.warn({ msg: 'renewing a thread lock failed', key, error: redactCredentials(String(error)) }),
         );
     },
     Math.max(1, Math.floor(timings.lockTtlMs / 3)),
@@ -54,11 +55,13 @@ export async function acquireRedisLock(
     release: async () => {
       clearInterval(renewal);
       // Best effort: an unreleased lock expires after lockTtlMs.
-      await client
-        .aguiReleaseIfHeld(key, token)
-        .catch((error: unknown) =>
-          logger.warn({ msg: 'releasing a thread lock failed', key, error: String(error) }),
-        );
+      await client.aguiReleaseIfHeld(key, token).catch((error: unknown) =>
+        logger.warn({
+          msg: 'releasing a thread lock failed',
+          key,
+          error: redactCredentials(String(error)),
+        }),
+      );
     },
   };
 }

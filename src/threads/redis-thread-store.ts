@@ -3,6 +3,7 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { redactCredentials, urlPasswords } from '../logging/redact-credentials';
 import { defineThreadScripts, type ScriptedRedis } from './redis-scripted-client';
 import { redisCancelChannel, redisThreadKeys } from './redis-thread-keys';
 import { acquireRedisLock } from './redis-thread-lock';
@@ -65,7 +66,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
       this.logger.warn({
         msg: 'Redis connection error',
         code: ErrorCode.STATE_UNAVAILABLE,
-        error: error.message,
+        error: this.logText(error),
       }),
     );
   }
@@ -166,7 +167,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     const channel = redisCancelChannel(this.settings.keyPrefix);
     this.subscriber = this.client.duplicate();
     this.subscriber.on('error', (error: Error) =>
-      this.logger.warn({ msg: 'Redis subscriber error', error: error.message }),
+      this.logger.warn({ msg: 'Redis subscriber error', error: this.logText(error) }),
     );
     this.subscriber.on('message', (from: string, text: string) => {
       if (from !== channel) return;
@@ -177,7 +178,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     this.subscribed = this.subscriber.subscribe(channel).then(
       () => undefined,
       (error: unknown) =>
-        this.logger.error({ msg: 'subscribing to the cancel channel failed', error: String(error) }),
+        this.logger.error({ msg: 'subscribing to the cancel channel failed', error: this.logText(error) }),
     );
   }
 
@@ -203,6 +204,12 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
   disconnectWithoutCleanup(): void {
     this.client.disconnect();
     this.subscriber?.disconnect();
+  }
+
+  /** An error's text for a log line: ioredis messages may carry the connection string. */
+  private logText(error: unknown): string {
+    const text = error instanceof Error ? error.message : String(error);
+    return redactCredentials(text, urlPasswords(this.settings.redisUrl));
   }
 
   private async guard<T>(command: Promise<T>): Promise<T> {

@@ -17,7 +17,8 @@ export interface ThreadAdmissionRequest {
   readonly userId: string | null;
   readonly rosInvocationId: string;
   readonly isResume: boolean;
-  readonly agentCoreSessionId?: string;
+  /** Set only when session binding is on; `null` when the request named no AgentCore session. */
+  readonly agentCoreSessionId?: string | null;
   /** Generic clients mode: a resume may reuse the interrupted run's runId (see `decideAdmission`). */
   readonly acceptsInterruptedRunId?: boolean;
 }

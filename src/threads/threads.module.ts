@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
+import { CLOCK, type Clock } from '../common/clock';
 import { CommonModule } from '../common/common.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -26,12 +27,19 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
     { provide: REDIS_THREAD_STORE_OPTIONS, useValue: DEFAULT_REDIS_THREAD_STORE_OPTIONS },
     {
       provide: THREAD_STORE,
-      inject: [APP_CONFIG, REDIS_THREAD_STORE_OPTIONS, { token: GATEWAY_PARTS, optional: true }, ModuleRef],
+      inject: [
+        APP_CONFIG,
+        REDIS_THREAD_STORE_OPTIONS,
+        { token: GATEWAY_PARTS, optional: true },
+        ModuleRef,
+        CLOCK,
+      ],
       useFactory: (
         config: AppConfig,
         options: RedisThreadStoreOptions,
         parts: GatewayParts | undefined,
         moduleRef: ModuleRef,
+        clock: Clock,
       ): ThreadStore | Promise<ThreadStore> =>
         // A host's store (AguiGatewayModule options, issue #10) replaces the configured one.
         // loadConfig refuses `redis` without a URL, so redisUrl is set here.
@@ -46,7 +54,7 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
                 },
                 options,
               )
-            : new FileThreadStore(config.stateDir),
+            : new FileThreadStore(config.stateDir, { clock }),
     },
     {
       // The same Redis store seen as a cluster (DESIGN "Scale-out"); null keeps the registry in-process.

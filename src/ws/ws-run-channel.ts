@@ -15,7 +15,12 @@ import { splitUtf8Frame } from './split-utf8-frame';
 import type { WsConnectionContext } from './ws-connection-context';
 
 /** RFC 6455 close codes used here (DESIGN "Faces", issue #6 item 4). */
-export const WsCloseCode = { NORMAL: 1000, UNSUPPORTED_DATA: 1003, SERVER_ERROR: 1011 } as const;
+export const WsCloseCode = {
+  NORMAL: 1000,
+  GOING_AWAY: 1001,
+  UNSUPPORTED_DATA: 1003,
+  SERVER_ERROR: 1011,
+} as const;
 
 /** A close reason is at most 123 bytes of UTF-8. */
 const MAX_CLOSE_REASON_BYTES = 123;

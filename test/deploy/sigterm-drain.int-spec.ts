@@ -8,6 +8,7 @@ import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { WsRunClient } from '../support/ws-client';
 import { REPO_ROOT } from './support/helm';
 import { runCommand } from './support/run-command';
 
@@ -97,6 +98,7 @@ describe('SIGTERM drains the service and exits 0', () => {
       },
       (taskId) => typeof taskId === 'string',
     );
+    const socket = await WsRunClient.open(url);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -110,6 +112,8 @@ describe('SIGTERM drains the service and exits 0', () => {
     const activeRun = await active;
     expect(activeRun.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
     expect(await exited).toBe(0);
+    // An open /ws client is told the service is going away, not cut off (1006).
+    expect(await socket.closed).toEqual({ code: 1001, reason: '' });
     const cancelled = (await paramsOf(upstream, 'CancelTask')).map((params) => params.id);
     expect(cancelled).toContain(activeTask);
     expect(cancelled).not.toContain(parkedTask);

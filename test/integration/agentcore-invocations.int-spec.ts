@@ -141,6 +141,17 @@ describe('AgentCore /invocations and /ping', () => {
       headers: { ...AUTH, [SESSION]: 'session-a' },
     });
     expect(same.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    // No session header at all is no way into a bound thread either, on either HTTP face.
+    const anonymousSse = await postRun(invocations(), runInput({ threadId: 'bound', runId: 'run-4' }), {
+      headers: AUTH,
+    });
+    expect(anonymousSse.status).toBe(409);
+    expect(anonymousSse.events).toMatchObject([{ type: 'RUN_ERROR', code: 'THREAD_BINDING_CONFLICT' }]);
+    const anonymousJson = await postRun(gateway.url, runInput({ threadId: 'bound', runId: 'run-5' }), {
+      headers: AUTH,
+    });
+    expect(anonymousJson.status).toBe(409);
+    expect(JSON.parse(anonymousJson.text)).toMatchObject({ error: { code: 'THREAD_BINDING_CONFLICT' } });
   });
 
   it('pings Healthy, HealthyBusy during an SSE or WebSocket run, then Healthy with a stable timestamp', async () => {

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { WsAdapter } from '@nestjs/platform-ws';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { Logger } from 'nestjs-pino';
@@ -13,6 +12,7 @@ import { AppModule } from '../../src/app.module';
 import { APP_CONFIG } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { LOG_DESTINATION } from '../../src/logging/log-destination';
+import { GatewayWsAdapter } from '../../src/ws/gateway-ws-adapter';
 
 export interface RunningGateway {
   /** Base URL ending with '/'. */
@@ -87,7 +87,7 @@ export async function startModule(
   });
   // As in main.ts: Nest's Logger calls go through pino, so `logs` holds exactly what production writes.
   app.useLogger(app.get(Logger));
-  app.useWebSocketAdapter(new WsAdapter(app));
+  app.useWebSocketAdapter(new GatewayWsAdapter(app));
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const close = async () => {

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { WsAdapter } from '@nestjs/platform-ws';
+import { GatewayWsAdapter } from '../../../src/index';
 import { AGENT_ROUTE_PREFIX, HostAppModule } from './host-app.module';
 
 /**
@@ -18,7 +18,7 @@ async function bootstrap(): Promise<void> {
     // The host keeps Nest's body parser: the gateway's run route uses the parsed body when there is one.
     { forceCloseConnections: true },
   );
-  app.useWebSocketAdapter(new WsAdapter(app)); // the gateway's AgentCore /ws
+  app.useWebSocketAdapter(new GatewayWsAdapter(app)); // the gateway's AgentCore /ws
   app.enableShutdownHooks();
   const port = Number(process.env.PORT ?? 3000);
   await app.listen(port, '127.0.0.1');

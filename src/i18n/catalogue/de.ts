@@ -16,6 +16,10 @@ export const DE: Record<MessageKey, string> = {
   cancelIdentityRequired: 'threadId und rosInvocationId sind erforderlich.',
   executionNotFound: 'Die Ausführung wurde nicht gefunden.',
   routeNotFound: 'Die angeforderte Route existiert nicht.',
+  methodNotAllowed: 'Die angeforderte Route akzeptiert diese HTTP-Methode nicht.',
+  headersTooLarge: 'Die Header der Anfrage sind zu groß.',
+  malformedRequest: 'Die HTTP-Anfrage ist fehlerhaft.',
+  invalidPathParameter: 'Ein Pfadparameter ist kein gültig prozentkodierter Text.',
   internalError: 'Im AG-UI-Gateway ist ein unerwarteter Fehler aufgetreten.',
   serviceDraining: 'Das AG-UI-Gateway wird heruntergefahren und nimmt keine neuen Ausführungen an.',
   // Admission

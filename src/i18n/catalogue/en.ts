@@ -17,6 +17,10 @@ export const EN = {
   cancelIdentityRequired: 'threadId and rosInvocationId are required.',
   executionNotFound: 'The execution was not found.',
   routeNotFound: 'The requested route does not exist.',
+  methodNotAllowed: 'The requested route does not accept this HTTP method.',
+  headersTooLarge: 'The request headers are too large.',
+  malformedRequest: 'The HTTP request is malformed.',
+  invalidPathParameter: 'A path parameter is not valid percent-encoded text.',
   internalError: 'The AG-UI gateway hit an unexpected error.',
   serviceDraining: 'The AG-UI gateway is shutting down and accepts no new runs.',
   // Admission

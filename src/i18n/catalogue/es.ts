@@ -16,6 +16,10 @@ export const ES: Record<MessageKey, string> = {
   cancelIdentityRequired: 'Se requieren threadId y rosInvocationId.',
   executionNotFound: 'No se encontró la ejecución.',
   routeNotFound: 'La ruta solicitada no existe.',
+  methodNotAllowed: 'La ruta solicitada no acepta este método HTTP.',
+  headersTooLarge: 'Los encabezados de la solicitud son demasiado grandes.',
+  malformedRequest: 'La solicitud HTTP está mal formada.',
+  invalidPathParameter: 'Un parámetro de la ruta no es texto con codificación porcentual válida.',
   internalError: 'La pasarela AG-UI encontró un error inesperado.',
   serviceDraining: 'La pasarela AG-UI se está cerrando y no acepta nuevas ejecuciones.',
   // Admission

@@ -16,6 +16,10 @@ export const FR: Record<MessageKey, string> = {
   cancelIdentityRequired: 'threadId et rosInvocationId sont obligatoires.',
   executionNotFound: "L'exécution est introuvable.",
   routeNotFound: "La route demandée n'existe pas.",
+  methodNotAllowed: "La route demandée n'accepte pas cette méthode HTTP.",
+  headersTooLarge: 'Les en-têtes de la requête sont trop volumineux.',
+  malformedRequest: 'La requête HTTP est mal formée.',
+  invalidPathParameter: "Un paramètre du chemin n'est pas un texte encodé en pourcentage valide.",
   internalError: 'La passerelle AG-UI a rencontré une erreur inattendue.',
   serviceDraining: "La passerelle AG-UI est en cours d'arrêt et n'accepte plus de nouvelles exécutions.",
   // Admission

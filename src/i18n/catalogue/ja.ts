@@ -16,6 +16,10 @@ export const JA: Record<MessageKey, string> = {
   cancelIdentityRequired: 'threadId と rosInvocationId は必須です。',
   executionNotFound: '実行が見つかりません。',
   routeNotFound: '要求されたルートは存在しません。',
+  methodNotAllowed: '要求されたルートはこの HTTP メソッドを受け付けません。',
+  headersTooLarge: 'リクエストヘッダーが大きすぎます。',
+  malformedRequest: 'HTTP リクエストの形式が正しくありません。',
+  invalidPathParameter: 'パスパラメーターが有効なパーセントエンコードの文字列ではありません。',
   internalError: 'AG-UI ゲートウェイで予期しないエラーが発生しました。',
   serviceDraining: 'AG-UI ゲートウェイはシャットダウン中のため、新しい実行を受け付けません。',
   // Admission

@@ -16,6 +16,10 @@ export const PT: Record<MessageKey, string> = {
   cancelIdentityRequired: 'threadId e rosInvocationId são obrigatórios.',
   executionNotFound: 'A execução não foi encontrada.',
   routeNotFound: 'A rota solicitada não existe.',
+  methodNotAllowed: 'A rota solicitada não aceita este método HTTP.',
+  headersTooLarge: 'Os cabeçalhos da solicitação são grandes demais.',
+  malformedRequest: 'A solicitação HTTP está malformada.',
+  invalidPathParameter: 'Um parâmetro do caminho não é um texto válido com codificação percentual.',
   internalError: 'O gateway AG-UI encontrou um erro inesperado.',
   serviceDraining: 'O gateway AG-UI está sendo encerrado e não aceita novas execuções.',
   // Admission

@@ -16,6 +16,10 @@ export const ZH: Record<MessageKey, string> = {
   cancelIdentityRequired: '必须提供 threadId 和 rosInvocationId。',
   executionNotFound: '未找到该执行。',
   routeNotFound: '请求的路由不存在。',
+  methodNotAllowed: '请求的路由不接受此 HTTP 方法。',
+  headersTooLarge: '请求头过大。',
+  malformedRequest: 'HTTP 请求格式错误。',
+  invalidPathParameter: '路径参数不是有效的百分号编码文本。',
   internalError: 'AG-UI 网关发生意外错误。',
   serviceDraining: 'AG-UI 网关正在关闭，不再接受新的运行。',
   // Admission
