@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
+import { postRun } from '../support/sse-client';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 
@@ -76,5 +77,20 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
     expect(resumed.failures).toEqual([]);
     await expectConformantEvents(resumed.events);
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('tells an app with frontend tools that client tools are not supported', async () => {
+    const response = await postRun(gateway.url, {
+      threadId: 'generic-tools',
+      runId: 'generic-tools-1',
+      messages: [{ id: 'user-1', role: 'user', content: 'hi' }],
+      tools: [{ name: 'showChart', description: 'renders a chart', parameters: { type: 'object' } }],
+      context: [],
+      forwardedProps: {},
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text)).toEqual({
+      error: { code: 'INVALID_INPUT', message: 'Client-provided tools are not supported.' },
+    });
   });
 });

@@ -202,6 +202,16 @@ describe('parseRunAgentInput: accepted envelopes', () => {
     expect(input.resume?.[0].payload).toBe(tricky);
   });
 
+  // AG-UI 1.0's RunAgentInputSchema is a loose object, and the published adapter accepts extra keys too.
+  it.each([
+    { name: 'a vendor key', value: body({ vendorExtension: { any: 1 } }) },
+    { name: 'a snake_case alias next to its key', value: { ...body(), thread_id: 'other' } },
+    { name: 'a key naming an inherited method', value: body({ toString: 'x' }) },
+    { name: 'a __proto__ key', value: JSON.parse(`{"__proto__":5,${JSON.stringify(body()).slice(1)}`) },
+  ])('ignores an unknown top-level key: $name', ({ value }) => {
+    expect(parseRunAgentInput(value)).toStrictEqual(parseRunAgentInput(body()));
+  });
+
   it('accepts context entries and an empty resume', () => {
     const input = parseRunAgentInput(body({ context: [{ description: 'd', value: 'v' }], resume: [] }));
     expect([input.context, input.resume]).toEqual([[{ description: 'd', value: 'v' }], []]);
@@ -264,13 +274,7 @@ describe('parseRunAgentInput: refused envelopes', () => {
   });
 
   const envelopeRows: { name: string; value: unknown }[] = [
-    { name: 'unknown top-level key', value: body({ extra: 1 }) },
-    { name: 'snake_case alias of a key', value: { ...body(), thread_id: 'thread-1' } },
-    { name: 'top-level key naming an inherited method', value: body({ toString: 'x' }) },
-    {
-      name: 'top-level __proto__ key',
-      value: JSON.parse(`{"__proto__":5,${JSON.stringify(body()).slice(1)}`),
-    },
+    { name: 'snake_case alias instead of a key', value: { ...body(), threadId: undefined, thread_id: 't' } },
     { name: 'missing threadId', value: { ...body(), threadId: undefined } },
     { name: 'empty threadId', value: body({ threadId: '' }) },
     { name: 'empty runId', value: body({ runId: '' }) },
@@ -506,6 +510,21 @@ describe('parseRunAgentInput: forwardedProps.iacCode', () => {
     expect(failureOf(() => parseRunAgentInput(value))).toMatchObject({
       code: ErrorCode.INVALID_INPUT,
       key: 'invalidForwardedProps',
+    });
+  });
+
+  it.each([
+    { name: 'by default (strict mode: the original text)', options: {}, key: 'invalidForwardedProps' },
+    {
+      name: 'with the generic-clients message',
+      options: { toolsRefusalKey: 'toolsUnsupported' } as const,
+      key: 'toolsUnsupported',
+    },
+  ])('refuses client tools $name', ({ options, key }) => {
+    const value = body({ tools: [{ name: 'search', description: 'web search' }] });
+    expect(failureOf(() => parseRunAgentInput(value, options))).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      key,
     });
   });
 
