@@ -437,6 +437,11 @@ describe('interrupts and resume', () => {
       '/iac-code/pipeline/state',
       'SendStreamingMessage',
     ]);
+    // The published adapter sends the protocol version on every call, the extension routes included.
+    const versions = (await upstream.requests())
+      .slice(before)
+      .map((entry) => [entry.rpcMethod ?? entry.path.split('?')[0], entry.headers['a2a-version']]);
+    expect(versions.filter(([, version]) => version !== '1.0')).toEqual([]);
     expect(await answersTo(upstream, session.taskId)).toHaveLength(1);
     expect(sessionOf(resumed.events)).toMatchObject({
       executionId: session.executionId,
