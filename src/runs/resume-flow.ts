@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { isUpstreamBackupNotReady } from '../a2a/upstream-error';
+import { isUpstreamBackupNotReady, isUpstreamRpcError } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isStopState } from '../events/run-outcome';
@@ -273,10 +273,12 @@ async function acceptedOrRejected(call: Promise<A2aFrame>): Promise<void> {
   }
 }
 
+/** "Rejected" only for a JSON-RPC error object; an HTTP or transport failure is the kernel being unavailable. */
 function rejection(error: unknown): AguiError {
-  return isUpstreamBackupNotReady(error)
-    ? new AguiError(ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady', { cause: error })
-    : new AguiError(ErrorCode.A2A_UNAVAILABLE, 'interruptResponseRejected', { cause: error });
+  if (isUpstreamBackupNotReady(error))
+    return new AguiError(ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady', { cause: error });
+  const key = isUpstreamRpcError(error) ? 'interruptResponseRejected' : 'a2aUnavailable';
+  return new AguiError(ErrorCode.A2A_UNAVAILABLE, key, { cause: error });
 }
 
 /** Permission answers travel as a DataPart, question answers as text (§5.6). */

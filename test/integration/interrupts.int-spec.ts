@@ -205,7 +205,7 @@ describe('interrupts and resume', () => {
       name: 'an HTTP 500 before the first frame (§9.1-21)',
       fault: { method: 'SendStreamingMessage', mode: 'http-500' as const },
       code: 'A2A_UNAVAILABLE',
-      message: 'The local A2A execution service rejected the interrupt response.',
+      message: 'The local A2A execution service is unavailable.',
     },
   ])('keeps the interrupt pending and retryable after $name', async ({ fault, code, message }) => {
     const gateway = await start();
@@ -224,29 +224,40 @@ describe('interrupts and resume', () => {
     expect(sessionOf(retried.events)).toMatchObject({ taskId: session.taskId });
   });
 
-  it('keeps a sideband permission pending when its SendMessage answer is a JSON-RPC error (§9.1-12)', async () => {
-    const gateway = await start();
-    const { interrupts, session } = await interruptRun(gateway, 'sideband-error', 'pipeline');
-    expect(interrupts.map((interrupt) => interrupt.id)).toEqual(['permission-1']);
-    expect(readThread(stateDir, 'sideband-error').execution.pending['permission-1'].sideband).toBe(true);
-    await upstream.injectFault({ method: 'SendMessage', mode: 'rpc-error', times: 1 });
-    const failed = await postResume(gateway.url, 'sideband-error', 'run-2', [resolved('permission-1')]);
-    expect(failed.events.at(-1)).toMatchObject({
-      type: 'RUN_ERROR',
-      code: 'A2A_UNAVAILABLE',
+  it.each([
+    {
+      name: 'a JSON-RPC error (§9.1-12)',
+      mode: 'rpc-error' as const,
       message: 'The local A2A execution service rejected the interrupt response.',
-    });
-    expect(Object.keys(readThread(stateDir, 'sideband-error').execution.pending)).toEqual(['permission-1']);
-    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
-      expect.objectContaining({ id: session.taskId }),
-    );
-    const retried = await postResume(gateway.url, 'sideband-error', 'run-3', [resolved('permission-1')]);
-    await expectConformantEvents(retried.events);
-    expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(
-      (await paramsOf(upstream, 'SendMessage')).filter((p) => p.message.taskId === session.taskId),
-    ).toHaveLength(2);
-  });
+    },
+    {
+      name: 'an HTTP 500',
+      mode: 'http-500' as const,
+      message: 'The local A2A execution service is unavailable.',
+    },
+  ])(
+    'keeps a sideband permission pending when its SendMessage answer is $name',
+    async ({ mode, message }) => {
+      const threadId = `sideband-${mode}`;
+      const gateway = await start();
+      const { interrupts, session } = await interruptRun(gateway, threadId, 'pipeline');
+      expect(interrupts.map((interrupt) => interrupt.id)).toEqual(['permission-1']);
+      expect(readThread(stateDir, threadId).execution.pending['permission-1'].sideband).toBe(true);
+      await upstream.injectFault({ method: 'SendMessage', mode, times: 1 });
+      const failed = await postResume(gateway.url, threadId, 'run-2', [resolved('permission-1')]);
+      expect(failed.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE', message });
+      expect(Object.keys(readThread(stateDir, threadId).execution.pending)).toEqual(['permission-1']);
+      expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
+        expect.objectContaining({ id: session.taskId }),
+      );
+      const retried = await postResume(gateway.url, threadId, 'run-3', [resolved('permission-1')]);
+      await expectConformantEvents(retried.events);
+      expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+      expect(
+        (await paramsOf(upstream, 'SendMessage')).filter((p) => p.message.taskId === session.taskId),
+      ).toHaveLength(2);
+    },
+  );
 
   it('keeps the interrupt when the client leaves while its answer is still unanswered by A2A (§9.2-15)', async () => {
     const gateway = await start();
