@@ -18,7 +18,7 @@ import { reconcilePending } from '../interrupts/reconcile-pending';
 import { answerDigests } from '../interrupts/resume-digests';
 import { planResume } from '../interrupts/resume-plan';
 import type { MessageKey } from '../i18n/message-key';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import { END_REASON_EXPIRED, type PendingInterruptEntry } from '../threads/thread-state';
 import { commitInterrupt, consumeFrames, type StreamEnd } from './frame-consumer';
 import { buildA2aMessage } from './input/build-a2a-message';
 import { interruptExpiresAt } from './interrupt-ttl';
@@ -41,6 +41,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
       executionId: execution.executionId,
       resume,
       answerDigests: digests,
+      isExpired: execution.endReason === END_REASON_EXPIRED,
     });
     throw new AguiError(refusal.code, refusal.messageKey);
   }
@@ -292,7 +293,7 @@ function notAcceptedKey(step: SendStep): MessageKey {
 async function expireExecution(ctx: RunContext, taskId: string): Promise<never> {
   ctx.cancelUpstream(taskId);
   await ctx.persist(
-    (state) => ({ ...state, execution: { ...state.execution, pending: {} } }),
+    (state) => ({ ...state, execution: { ...state.execution, pending: {}, endReason: END_REASON_EXPIRED } }),
     'interruptedStateNotCommitted',
   );
   throw new AguiError(ErrorCode.EXECUTION_EXPIRED, 'executionExpired');

@@ -269,6 +269,19 @@ describe('decideAdmission admissions', () => {
     });
   });
 
+  it('does not carry why the old execution ended over to the new one', () => {
+    const state = deepFreeze(
+      existingState({
+        execution: { ...existingState().execution, taskId: null, endReason: 'expired' },
+        terminalExecutionIds: ['exec-0', 'exec-1'],
+      }),
+    );
+    const decision = decideAdmission(state, request(), NOW);
+    if (decision.kind !== 'admitted') throw new Error('expected an admission');
+    expect(decision.state.execution).not.toHaveProperty('endReason');
+    expect(decision.state.execution).toHaveProperty('futureExecutionField', 'kept');
+  });
+
   it('treats an interrupt past its expiresAt as expired: rotates and names the task to cancel (§5.8 Gen A)', () => {
     const decision = decideAdmission(deepFreeze(withPending('2026-01-01T00:05:00Z')), request(), NOW);
     expect(decision).toMatchObject({

@@ -166,7 +166,7 @@ function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadS
   return {
     ...state,
     execution: {
-      ...old,
+      ...withoutEndReason(old),
       executionId: request.newExecutionId,
       rosInvocationId: request.rosInvocationId,
       taskId: null,
@@ -180,6 +180,13 @@ function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadS
       ? [...state.terminalExecutionIds]
       : [...state.terminalExecutionIds, old.executionId],
   };
+}
+
+/** Why the old execution ended says nothing about the new one. */
+function withoutEndReason(execution: ThreadExecution): ThreadExecution {
+  const copy = { ...execution };
+  delete copy.endReason;
+  return copy;
 }
 
 function recordRun(state: ThreadState, request: AdmissionRequest): ThreadState {

@@ -544,10 +544,15 @@ describe('interrupts and resume', () => {
       expect(await answersTo(upstream, session.taskId)).toEqual([]);
       const state = readThread(stateDir, 'expiry-1');
       expect(state.execution.pending).toEqual({});
+      expect(state.execution.endReason).toBe('expired');
       expect(state.terminalExecutionIds).toContain(session.executionId);
+      // Asked again, the answer stays the same: the execution is recorded as expired, not merely gone.
+      const again = await postResume(gateway.url, 'expiry-1', 'run-2b', [resolved('permission-1')]);
+      expect(again.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_EXPIRED' });
       const next = await postRun(gateway.url, runInput({ threadId: 'expiry-1', runId: 'run-3' }));
       expect(next.status).toBe(200);
       expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+      expect(readThread(stateDir, 'expiry-1').execution).not.toHaveProperty('endReason');
     });
 
     it('admits a new turn after a restart once the interrupt has expired, cancelling the old task', async () => {
@@ -583,8 +588,23 @@ describe('interrupts and resume', () => {
       4000,
     );
     expect(state.execution.pending).toEqual({});
+    expect(state.execution.endReason).toBe('expired');
     expect(state.terminalExecutionIds).toContain(session.executionId);
     expect((await paramsOf(upstream, 'CancelTask')).map((p) => p.id)).toContain(session.taskId);
+    // A resume after the timer fired gets the same code as one that finds the interrupt expired itself,
+    // in this process and after a restart.
+    const expired = {
+      type: 'RUN_ERROR',
+      code: 'EXECUTION_EXPIRED',
+      message: 'The interrupted execution has expired.',
+    };
+    const late = await postResume(gateway.url, 'expiry-timer', 'run-2', [resolved('permission-1')]);
+    expect(late.events.at(-1)).toMatchObject(expired);
+    await gateway.close();
+    const restarted = await start(undefined, { IAC_CODE_AGUI_INTERRUPT_TTL: '1' });
+    const afterRestart = await postResume(restarted.url, 'expiry-timer', 'run-3', [resolved('permission-1')]);
+    expect(afterRestart.events.at(-1)).toMatchObject(expired);
+    expect(await answersTo(upstream, session.taskId)).toEqual([]);
   });
 
   it('omits expiresAt when IAC_CODE_AGUI_INTERRUPT_TTL=0', async () => {
