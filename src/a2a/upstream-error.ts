@@ -1,4 +1,6 @@
 import { isJsonRpcError } from '@a2a-js/sdk/errors';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
 import { isSessionBackupNotReady } from './sdk-a2a-gateway';
 
 /**
@@ -16,6 +18,18 @@ export function isUpstreamBackupNotReady(error: unknown): boolean {
  */
 export function isUpstreamRpcError(error: unknown): boolean {
   return someInCauseChain(error, isJsonRpcError);
+}
+
+/**
+ * The refusal for a message the kernel did not take (an interrupt answer, a guidance message): the
+ * retryable backup-not-ready, "rejected" only for a JSON-RPC error object, and for an HTTP or transport
+ * failure the kernel being unavailable.
+ */
+export function rejectionOf(error: unknown): AguiError {
+  if (isUpstreamBackupNotReady(error))
+    return new AguiError(ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady', { cause: error });
+  const key = isUpstreamRpcError(error) ? 'interruptResponseRejected' : 'a2aUnavailable';
+  return new AguiError(ErrorCode.A2A_UNAVAILABLE, key, { cause: error });
 }
 
 /** A JSON-RPC call the kernel answered with a non-2xx HTTP status, whatever the body said. */

@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { isUpstreamBackupNotReady, isUpstreamRpcError } from '../a2a/upstream-error';
+import { rejectionOf } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isStopState } from '../events/run-outcome';
@@ -179,7 +179,7 @@ async function* consumeAccepted(
     return end;
   } catch (error) {
     if (isAccepted || isAguiError(error)) throw error;
-    throw rejection(error);
+    throw rejectionOf(error);
   }
 }
 
@@ -270,16 +270,8 @@ async function acceptedOrRejected(call: Promise<A2aFrame>): Promise<void> {
   try {
     await call;
   } catch (error) {
-    throw rejection(error);
+    throw rejectionOf(error);
   }
-}
-
-/** "Rejected" only for a JSON-RPC error object; an HTTP or transport failure is the kernel being unavailable. */
-function rejection(error: unknown): AguiError {
-  if (isUpstreamBackupNotReady(error))
-    return new AguiError(ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady', { cause: error });
-  const key = isUpstreamRpcError(error) ? 'interruptResponseRejected' : 'a2aUnavailable';
-  return new AguiError(ErrorCode.A2A_UNAVAILABLE, key, { cause: error });
 }
 
 /** Permission answers travel as a DataPart, question answers as text (§5.6). */

@@ -17,6 +17,9 @@ export interface ThreadAdmissionRequest {
   readonly userId: string | null;
   readonly rosInvocationId: string;
   readonly isResume: boolean;
+  /** A guidance run: admitted without the active-run slot (see `decideAdmission`). */
+  readonly isGuidance?: boolean;
+  readonly isPipelineMode?: boolean;
   readonly agentCoreSessionId?: string;
 }
 
@@ -73,6 +76,8 @@ export class ThreadAdmissionService {
         userId: request.userId,
         rosInvocationId: request.rosInvocationId,
         isResume: request.isResume,
+        isGuidance: request.isGuidance === true,
+        isPipelineMode: request.isPipelineMode === true,
         isThreadBusy: this.registry.isBusy(request.threadId),
         newExecutionId: this.clock.uuid(),
         ...(request.agentCoreSessionId !== undefined
@@ -91,7 +96,9 @@ export class ThreadAdmissionService {
       throw new AguiError(decision.code, decision.messageKey);
     }
     try {
-      await this.registry.commitAndClaim(decision.state, request.runId);
+      // A guidance run leaves the slot to the run it guides, which is usually still streaming.
+      if (request.isGuidance) await this.registry.commit(decision.state);
+      else await this.registry.commitAndClaim(decision.state, request.runId);
     } catch (error) {
       // A lost race (retried) and a lease held by another replica (409) are answers, not write failures.
       if (error instanceof ThreadWriteConflictError) throw error;

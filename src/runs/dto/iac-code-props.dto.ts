@@ -83,6 +83,8 @@ export class IacCodePropsDto {
   @IsOptional() @IsIn(['normal', 'pipeline']) runMode?: 'normal' | 'pipeline' | null;
   @IsOptional() @IsString() pipelineName?: string | null;
   @OptionalKey() @IsBoolean() cleanupOnly?: boolean;
+  /** A guidance run: the newest user message goes into the thread's live Pipeline task. */
+  @OptionalKey() @IsBoolean() activeGuidance?: boolean;
   @IsOptional()
   @IsObject()
   @ValidateNested()

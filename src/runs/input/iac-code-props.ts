@@ -20,6 +20,11 @@ export interface IacCodeProps {
   readonly runMode?: 'normal' | 'pipeline' | null;
   readonly pipelineName?: string | null;
   readonly cleanupOnly: boolean;
+  /**
+   * `true`: a guidance run (docs/behaviour/guidance-runs.md): the newest user message is sent into the
+   * thread's live Pipeline task instead of starting a turn. Absent when not sent; never forwarded.
+   */
+  readonly activeGuidance?: boolean;
   readonly alibabaCloud?: AlibabaCloudCredentials | null;
 }
 

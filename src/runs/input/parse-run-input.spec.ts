@@ -448,6 +448,11 @@ describe('parseRunAgentInput: forwardedProps.iacCode', () => {
       expected: { ...IAC_CODE, llmHeaders: {}, cleanupOnly: false },
     },
     {
+      name: 'activeGuidance',
+      fields: { activeGuidance: true, runMode: 'pipeline' },
+      expected: { ...IAC_CODE, activeGuidance: true, runMode: 'pipeline', cleanupOnly: false },
+    },
+    {
       name: 'llmHeaders null',
       fields: { llmHeaders: null },
       expected: { ...IAC_CODE, llmHeaders: null, cleanupOnly: false },

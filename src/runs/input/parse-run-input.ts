@@ -26,14 +26,16 @@ export interface ParseRunInputOptions {
  * Unknown top-level keys are ignored, as AG-UI 1.0 and the published adapter do; everything below the
  * top level stays strict.
  */
-export function parseRunAgentInput(body: unknown, options: ParseRunInputOptions = {}): RunAgentInput {
+export function parseRunAgentInput(
+  body: unknown,
+  { toolsRefusalKey = 'invalidForwardedProps' }: ParseRunInputOptions = {},
+): RunAgentInput {
   if (!isPlainObject(body)) throw new AguiError(ErrorCode.INVALID_INPUT, 'notAnObject');
   const known = knownTopLevelKeys(body);
   if (!conformsTo(RunAgentInputDto, known)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidEnvelope');
   const iacCode = parseForwardedProps(known.forwardedProps);
   const tools = (known.tools ?? []) as RunAgentInput['tools'];
-  if (tools.length > 0)
-    throw new AguiError(ErrorCode.INVALID_INPUT, options.toolsRefusalKey ?? 'invalidForwardedProps');
+  if (tools.length > 0) throw new AguiError(ErrorCode.INVALID_INPUT, toolsRefusalKey);
   return {
     threadId: known.threadId as string,
     runId: known.runId as string,
