@@ -6,10 +6,9 @@ import { runError, runFinished, runStarted } from '../events/run-events';
 import { CANCELED_STATES } from '../events/run-outcome';
 import { unwrapFrame, type UnwrappedFrame } from '../events/unwrap-frame';
 import type { MessageKey } from '../i18n/message-key';
-import { buildA2aMessage } from './input/build-a2a-message';
-import { buildUserParts } from './input/user-message-parts';
 import { describeError, type RunDeps } from './run-context';
 import type { AdmittedRun } from './run-request';
+import { userTurnMessage } from './user-turn-message';
 
 const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'rejected', 'auth-required']);
 
@@ -65,16 +64,7 @@ export class GuidanceRun {
     const { state } = this.deps.persistence;
     const taskId = state.execution.taskId;
     if (!taskId) throw new AguiError(ErrorCode.EXECUTION_LOST, 'taskToResumeUnavailable');
-    const { messageId, parts } = await buildUserParts(this.run.input.messages);
-    const message = buildA2aMessage({
-      messageId,
-      parts,
-      threadId: this.run.threadId,
-      props: this.run.props,
-      cwd: this.run.cwd,
-      language: this.run.language,
-      taskId,
-    });
+    const message = await userTurnMessage(this.run, taskId);
     try {
       for await (const frame of this.deps.gateway.sendStreamingMessage(message, this.abort.signal)) {
         checkAnswerFrame(unwrapFrame(frame), taskId, this.run.contextId);
