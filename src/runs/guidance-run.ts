@@ -70,7 +70,15 @@ export class GuidanceRun {
         checkAnswerFrame(unwrapFrame(frame), taskId, this.run.contextId);
       }
     } catch (error) {
-      throw isAguiError(error) ? error : rejectionOf(error);
+      if (isAguiError(error)) throw error;
+      const refusal = rejectionOf(error);
+      this.deps.logger.error({
+        msg: 'guidance not delivered',
+        code: refusal.code,
+        error: describeError(error),
+        ...this.ids(),
+      });
+      throw refusal;
     }
   }
 
