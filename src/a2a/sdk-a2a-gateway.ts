@@ -14,6 +14,7 @@ import type { A2aCallObserver } from '../metrics/a2a-call-observer';
 import { ErrorCode } from '../common/error-code';
 import type { A2aFrame, A2aGateway, A2aOutgoingMessage } from './a2a-gateway';
 import { PinnedAgentCardResolver } from './pinned-agent-card-resolver';
+import { failingOnHttpErrors } from './upstream-error';
 import { createUpstreamFetch, type UpstreamFetch } from './upstream-fetch';
 import { withTrailingSlash } from './upstream';
 
@@ -61,7 +62,7 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
       options.cardTimeoutMs ?? DEFAULT_CARD_TIMEOUT_MS,
     );
     this.factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl: this.upstreamFetch.fetch })],
+      transports: [new JsonRpcTransportFactory({ fetchImpl: failingOnHttpErrors(this.upstreamFetch.fetch) })],
       preferredTransports: ['JSONRPC'],
       cardResolver: this.resolver,
       clientConfig: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },

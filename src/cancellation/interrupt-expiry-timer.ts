@@ -3,7 +3,7 @@ import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
 import { CLOCK, type Clock } from '../common/clock';
 import { earliestExpiry, expiredIds } from '../interrupts/interrupt-expiry';
 import { ThreadRegistry } from '../threads/thread-registry';
-import type { ThreadState } from '../threads/thread-state';
+import { END_REASON_EXPIRED, type ThreadState } from '../threads/thread-state';
 
 /** setTimeout's ceiling; a later expiry re-arms when this fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -69,6 +69,7 @@ export class InterruptExpiryTimer implements OnModuleInit, OnApplicationShutdown
             pending: {},
             taskId: null,
             lastTaskId: execution.taskId ?? execution.lastTaskId,
+            endReason: END_REASON_EXPIRED,
           },
           terminalExecutionIds: [...state.terminalExecutionIds, execution.executionId],
         });

@@ -37,6 +37,8 @@ export interface AppConfig {
   readonly metricsPublic: boolean;
   readonly tracing: boolean;
   readonly playground: boolean;
+  /** Origins allowed to call the gateway's HTTP routes from a browser; `['*']` = any; empty = no CORS. */
+  readonly corsOrigins: readonly string[];
   readonly store: {
     readonly kind: 'file' | 'redis';
     readonly redisUrl?: string;

@@ -55,4 +55,6 @@ export class EnvironmentDto {
   @IsOptional() @IsString() IAC_CODE_AGUI_REDIS_URL?: string;
   @IsOptional() @IsString() IAC_CODE_AGUI_REDIS_KEY_PREFIX?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_REDIS_TLS?: boolean;
+  /** Checked entry by entry in `parseCorsOrigins`. */
+  @IsOptional() @IsString() IAC_CODE_AGUI_CORS_ORIGINS?: string;
 }

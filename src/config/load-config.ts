@@ -3,6 +3,7 @@ import { validateSync } from 'class-validator';
 import * as path from 'node:path';
 import type { AppConfig } from './app-config';
 import { EnvironmentDto } from './environment.dto';
+import { parseCorsOrigins } from './parse-cors-origins';
 
 /** Facts about the host process that the defaults depend on; passed in so loadConfig stays pure. */
 export interface HostFacts {
@@ -68,6 +69,8 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
   if (store === 'redis' && !redisUrl) {
     throw new ConfigError('IAC_CODE_AGUI_REDIS_URL: required when IAC_CODE_AGUI_STATE_STORE=redis.');
   }
+  const cors = parseCorsOrigins(dto.IAC_CODE_AGUI_CORS_ORIGINS);
+  if ('problem' in cors) throw new ConfigError(`IAC_CODE_AGUI_CORS_ORIGINS: ${cors.problem}.`);
   const configDir = path.resolve(
     expandHome(dto.IAC_CODE_CONFIG_DIR ?? path.join(host.homeDir, '.iac-code'), host.homeDir),
   );
@@ -124,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     metricsPublic: dto.IAC_CODE_AGUI_METRICS_PUBLIC ?? false,
     tracing: dto.IAC_CODE_AGUI_TRACING ?? false,
     playground: dto.IAC_CODE_AGUI_PLAYGROUND ?? upstreamMode === 'demo',
+    corsOrigins: cors.origins,
     store: {
       kind: store,
       redisUrl,
@@ -201,6 +205,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     cancelTimeoutMs: config.cancelTimeoutMs,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,
+    corsOrigins: config.corsOrigins,
   };
 }
 

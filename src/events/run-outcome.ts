@@ -4,7 +4,7 @@ import type { MessageKey } from '../i18n/message-key';
 export type RunOutcome = { kind: 'success' } | { kind: 'error'; code: ErrorCode; messageKey: MessageKey };
 
 // A2A spells it `canceled`; `cancelled` is accepted too so a lenient upstream cannot turn it into a failure.
-const CANCELED_STATES = new Set(['canceled', 'cancelled']);
+export const CANCELED_STATES: ReadonlySet<string> = new Set(['canceled', 'cancelled']);
 const STOP_STATES = new Set([
   'failed',
   'rejected',

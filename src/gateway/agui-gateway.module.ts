@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { CancellationModule } from '../cancellation/cancellation.module';
+import { CorsModule } from '../cors/cors.module';
 import { APP_CONFIG } from '../config/app-config';
 import { loadGatewayConfig } from '../config/gateway-config';
 import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
@@ -27,6 +28,7 @@ import {
 @Module({
   imports: [
     LoggingModule,
+    CorsModule,
     MetricsModule,
     TracingModule,
     HealthModule,

@@ -25,6 +25,7 @@ describe('no global enhancers', () => {
     'useGlobalFilters',
     'useGlobalPipes',
     'useGlobalInterceptors',
+    'enableCors',
   ])('%s appears nowhere in src/', (name) => {
     const offenders = sourceFiles(SRC).filter((file) => readFileSync(file, 'utf8').includes(name));
     expect(offenders.map((file) => path.relative(SRC, file))).toEqual([]);

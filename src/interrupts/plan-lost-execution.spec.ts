@@ -11,6 +11,7 @@ const ALLOW: ResumeEntry = {
 const ALLOW_DIGEST = answerDigestOf('resolved', { decision: 'allow_once' });
 const ALREADY = { code: ErrorCode.RESUME_ALREADY_APPLIED, messageKey: 'responseAlreadyApplied' };
 const LOST = { code: ErrorCode.EXECUTION_LOST, messageKey: 'taskToResumeUnavailable' };
+const EXPIRED = { code: ErrorCode.EXECUTION_EXPIRED, messageKey: 'executionExpired' };
 
 describe('planLostExecution', () => {
   it.each([
@@ -50,13 +51,30 @@ describe('planLostExecution', () => {
       digests: new Map([['permission-1', '']]),
       expected: LOST,
     },
-  ])('$name', ({ resume, executionId, digests, expected }) => {
+    {
+      name: 'a new answer for an execution whose interrupts expired',
+      resume: [{ ...ALLOW, payload: { decision: 'deny' } }],
+      executionId: 'exec-1',
+      digests: new Map(),
+      isExpired: true,
+      expected: EXPIRED,
+    },
+    {
+      name: 'an exact replay on an execution that expired later',
+      resume: [ALLOW],
+      executionId: 'exec-1',
+      digests: new Map(),
+      isExpired: true,
+      expected: ALREADY,
+    },
+  ])('$name', ({ resume, executionId, digests, expected, isExpired = false }) => {
     expect(
       planLostExecution({
         appliedDigests: [{ executionId: 'exec-1', interruptId: 'permission-1', digest: ALLOW_DIGEST }],
         executionId,
         resume,
         answerDigests: digests,
+        isExpired,
       }),
     ).toEqual(expected);
   });

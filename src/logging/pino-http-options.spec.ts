@@ -43,8 +43,15 @@ const SECRETS = {
   props: {
     llmApiKey: 'sk-nested',
     alibabaCloud: { accessKeyId: 'AK-ID', accessKeySecret: 'AKS', securityToken: 'STS' },
+    llmHeaders: { 'X-Provider-Key': 'HDR-PROPS' },
   },
-  metadata: { iac_code: { iac_code_api_key: 'sk-meta', alibaba_cloud_access_key_secret: 'AKS-META' } },
+  metadata: {
+    iac_code: {
+      iac_code_api_key: 'sk-meta',
+      alibaba_cloud_access_key_secret: 'AKS-META',
+      llm_headers: { 'X-Provider-Key': 'HDR-META' },
+    },
+  },
   upstream: { a2aToken: 'kernel-token', token: 't0k' },
 };
 
@@ -140,13 +147,15 @@ describe('pino-http options', () => {
       accessKeySecret: REDACTED,
       securityToken: REDACTED,
     });
+    expect(line.props.llmHeaders).toEqual({ 'X-Provider-Key': REDACTED });
     expect(line.metadata.iac_code).toEqual({
       iac_code_api_key: REDACTED,
       alibaba_cloud_access_key_secret: REDACTED,
+      llm_headers: { 'X-Provider-Key': REDACTED },
     });
     expect(line.upstream).toEqual({ a2aToken: REDACTED, token: REDACTED });
     const text = JSON.stringify(lines);
-    for (const secret of ['gateway-token', 'sk-', 'AK-ID', 'AKS', 'STS', 'kernel-token', 't0k']) {
+    for (const secret of ['gateway-token', 'sk-', 'AK-ID', 'AKS', 'STS', 'HDR-', 'kernel-token', 't0k']) {
       expect(text).not.toContain(secret);
     }
   });

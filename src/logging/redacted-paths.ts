@@ -16,8 +16,8 @@ const SECRET_FIELDS = [
   'alibaba_cloud_access_key_secret',
   'alibaba_cloud_security_token',
 ];
-/** Objects whose every field is hidden: the whole Alibaba Cloud credential set. */
-const SECRET_OBJECTS = ['alibabaCloud'];
+/** Objects whose every field is hidden: the whole Alibaba Cloud credential set, the LLM provider headers. */
+const SECRET_OBJECTS = ['alibabaCloud', 'llmHeaders', 'llm_headers'];
 const DEPTHS = ['', '*.', '*.*.'];
 
 export const REDACTED_PATHS: readonly string[] = [

@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { isUpstreamBackupNotReady } from '../a2a/upstream-error';
+import { rejectionOf } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isStopState } from '../events/run-outcome';
@@ -19,7 +19,7 @@ import { reconcilePending } from '../interrupts/reconcile-pending';
 import { answerDigests } from '../interrupts/resume-digests';
 import { planResume } from '../interrupts/resume-plan';
 import type { MessageKey } from '../i18n/message-key';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import { END_REASON_EXPIRED, type PendingInterruptEntry } from '../threads/thread-state';
 import { commitInterrupt, consumeFrames, type StreamEnd } from './frame-consumer';
 import { buildA2aMessage } from './input/build-a2a-message';
 import { interruptExpiresAt } from './interrupt-ttl';
@@ -43,6 +43,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
       executionId: execution.executionId,
       resume,
       answerDigests: digests,
+      isExpired: execution.endReason === END_REASON_EXPIRED,
     });
     throw new AguiError(refusal.code, refusal.messageKey);
   }
@@ -184,7 +185,7 @@ async function* consumeAccepted(
     return end;
   } catch (error) {
     if (isAccepted || isAguiError(error)) throw error;
-    throw rejection(error);
+    throw rejectionOf(error);
   }
 }
 
@@ -275,14 +276,8 @@ async function acceptedOrRejected(call: Promise<A2aFrame>): Promise<void> {
   try {
     await call;
   } catch (error) {
-    throw rejection(error);
+    throw rejectionOf(error);
   }
-}
-
-function rejection(error: unknown): AguiError {
-  return isUpstreamBackupNotReady(error)
-    ? new AguiError(ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady', { cause: error })
-    : new AguiError(ErrorCode.A2A_UNAVAILABLE, 'interruptResponseRejected', { cause: error });
 }
 
 /** Permission answers travel as a DataPart, question answers as text (§5.6). */
@@ -302,7 +297,7 @@ async function expireExecution(ctx: RunContext, taskId: string): Promise<never> 
 async function clearExpired(ctx: RunContext, taskId: string): Promise<void> {
   ctx.cancelUpstream(taskId);
   await ctx.persist(
-    (state) => ({ ...state, execution: { ...state.execution, pending: {} } }),
+    (state) => ({ ...state, execution: { ...state.execution, pending: {}, endReason: END_REASON_EXPIRED } }),
     'interruptedStateNotCommitted',
   );
 }

@@ -5,11 +5,10 @@ import { runError, runFinished, runStarted } from '../events/run-events';
 import { decideOutcome } from '../events/run-outcome';
 import type { MessageKey } from '../i18n/message-key';
 import { consumeFrames, type StreamEnd } from './frame-consumer';
-import { buildA2aMessage } from './input/build-a2a-message';
-import { buildUserParts } from './input/user-message-parts';
 import { resumeRun } from './resume-flow';
 import { RunContext, describeError, type RunDeps } from './run-context';
 import type { AdmittedRun } from './run-request';
+import { userTurnMessage } from './user-turn-message';
 
 const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
 
@@ -97,15 +96,7 @@ export class RunExecution {
 
   private async *newTurn(): AsyncGenerator<BaseEvent, StreamEnd> {
     const { ctx } = this;
-    const { messageId, parts } = await buildUserParts(ctx.run.input.messages);
-    const message = buildA2aMessage({
-      messageId,
-      parts,
-      threadId: ctx.run.threadId,
-      props: ctx.run.props,
-      cwd: ctx.run.cwd,
-      language: ctx.run.language,
-    });
+    const message = await userTurnMessage(ctx.run);
     return yield* consumeFrames(ctx, ctx.deps.gateway.sendStreamingMessage(message, ctx.abort.signal));
   }
 

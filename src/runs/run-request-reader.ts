@@ -51,7 +51,9 @@ export class RunRequestReader {
   /** Steps 6, 8 and 9 of reference §1.2 on a parsed JSON body; throws AguiError(INVALID_INPUT). */
   toRunRequest(body: JsonBody, origin: RunRequestOrigin): RunRequest {
     const generic = this.genericPropsFor(body.value);
-    const input = parseRunAgentInput(generic ? generic.body : body.value);
+    const input = parseRunAgentInput(generic ? generic.body : body.value, {
+      toolsRefusalKey: this.config.genericClients ? 'toolsUnsupported' : 'invalidForwardedProps',
+    });
     return {
       input,
       props: input.forwardedProps.iacCode,

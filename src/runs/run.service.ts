@@ -18,7 +18,9 @@ import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
 import type { IacCodeProps } from './input/parse-run-input';
 import { resolveCwd } from './input/resolve-cwd';
+import type { RunDeps } from './run-context';
 import { RunEventHooks } from './run-event-hooks';
+import { GuidanceRun } from './guidance-run';
 import { RunExecution } from './run-execution';
 import type { AdmittedRun, RunRequest } from './run-request';
 import type { RunFlowControl } from './run-flow-control';
@@ -31,7 +33,7 @@ import type { RunFlowControl } from './run-flow-control';
 export class RunService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(RunService.name);
   /** Runs whose stream is open, each with a promise that settles when its stream ends. */
-  private readonly openRuns = new Map<RunExecution, Promise<void>>();
+  private readonly openRuns = new Map<RunExecution | GuidanceRun, Promise<void>>();
 
   constructor(
     @Inject(A2A_GATEWAY) private readonly gateway: A2aGateway,
@@ -73,6 +75,8 @@ export class RunService implements BeforeApplicationShutdown {
       userId: props.userId ?? null,
       rosInvocationId: props.rosInvocationId,
       isResume: input.resume !== undefined,
+      isGuidance: props.activeGuidance === true,
+      isPipelineMode: props.runMode === 'pipeline',
       acceptsInterruptedRunId: this.config.genericClients,
       // Bound only when configured: a thread then refuses runs from another AgentCore session, or from
       // none (a request without the header is not let into a bound thread).
@@ -143,7 +147,7 @@ export class RunService implements BeforeApplicationShutdown {
     return new Observable<BaseEvent>((subscriber) => {
       // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
       const endActivity = this.activity.begin();
-      const execution = new RunExecution(run, {
+      const deps: RunDeps = {
         gateway: this.gateway,
         persistence: run.persistence,
         clock: this.clock,
@@ -151,7 +155,8 @@ export class RunService implements BeforeApplicationShutdown {
         logger: this.logger,
         validate: (schema, payload) => this.validator.validate(schema, payload),
         interruptTtlSeconds: this.config.interruptTtlSeconds,
-      });
+      };
+      const execution = run.props.activeGuidance ? new GuidanceRun(run, deps) : new RunExecution(run, deps);
       const observed = this.telemetry.startRun(
         { threadId: run.threadId, runId: run.runId, executionId: run.executionId, face: run.face },
         run.admittedAtMs,

@@ -176,6 +176,55 @@ const refusalRows: {
     request: request(),
     expected: refusal(ErrorCode.RESUME_REQUIRED, 'resumeRequired'),
   },
+  // Guidance runs, as the published adapter 0.16.0 admits them.
+  {
+    name: 'guidance on an unknown thread → EXECUTION_LOST',
+    state: undefined,
+    request: request({ isGuidance: true, isPipelineMode: true }),
+    expected: refusal(ErrorCode.EXECUTION_LOST, 'executionGone'),
+  },
+  {
+    name: 'guidance with a used run id → DUPLICATE_RUN_ID, busy thread or not',
+    state: existingState(),
+    request: request({
+      isGuidance: true,
+      isPipelineMode: true,
+      runId: 'run-1',
+      digest: DIGEST_1,
+      isThreadBusy: true,
+    }),
+    expected: refusal(ErrorCode.DUPLICATE_RUN_ID, 'runIdUsed'),
+  },
+  {
+    name: 'guidance from another workspace → THREAD_BINDING_CONFLICT',
+    state: existingState(),
+    request: request({ isGuidance: true, isPipelineMode: true, cwd: '/other' }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: 'guidance outside pipeline mode → EXECUTION_LOST',
+    state: existingState(),
+    request: request({ isGuidance: true, isPipelineMode: false }),
+    expected: refusal(ErrorCode.EXECUTION_LOST, 'executionGone'),
+  },
+  {
+    name: 'guidance with a resume → EXECUTION_LOST',
+    state: existingState(),
+    request: request({ isGuidance: true, isPipelineMode: true, isResume: true }),
+    expected: refusal(ErrorCode.EXECUTION_LOST, 'executionGone'),
+  },
+  {
+    name: 'guidance when the execution has no live task → EXECUTION_LOST',
+    state: existingState({ execution: { ...existingState().execution, taskId: null } }),
+    request: request({ isGuidance: true, isPipelineMode: true, isThreadBusy: true }),
+    expected: refusal(ErrorCode.EXECUTION_LOST, 'executionGone'),
+  },
+  {
+    name: 'guidance while an interrupt waits → RESUME_REQUIRED',
+    state: withPending(),
+    request: request({ isGuidance: true, isPipelineMode: true }),
+    expected: refusal(ErrorCode.RESUME_REQUIRED, 'resumeRequired'),
+  },
 ];
 
 describe('decideAdmission refusals', () => {
@@ -273,6 +322,36 @@ describe('decideAdmission admissions', () => {
         terminalExecutionIds: ['exec-0', 'exec-1'],
       },
     });
+  });
+
+  it.each([
+    { name: 'while the guided run streams', isThreadBusy: true },
+    { name: 'between runs of a live task', isThreadBusy: false },
+  ])('admits guidance into the live task $name: run recorded, execution untouched', ({ isThreadBusy }) => {
+    const state = deepFreeze(existingState());
+    const decision = decideAdmission(
+      state,
+      request({ isGuidance: true, isPipelineMode: true, isThreadBusy }),
+      NOW,
+    );
+    expect(decision).toEqual({
+      kind: 'admitted',
+      isNewThread: false,
+      state: { ...state, runDigests: { 'run-1': DIGEST_1, 'run-2': DIGEST_2 } },
+    });
+  });
+
+  it('does not carry why the old execution ended over to the new one', () => {
+    const state = deepFreeze(
+      existingState({
+        execution: { ...existingState().execution, taskId: null, endReason: 'expired' },
+        terminalExecutionIds: ['exec-0', 'exec-1'],
+      }),
+    );
+    const decision = decideAdmission(state, request(), NOW);
+    if (decision.kind !== 'admitted') throw new Error('expected an admission');
+    expect(decision.state.execution).not.toHaveProperty('endReason');
+    expect(decision.state.execution).toHaveProperty('futureExecutionField', 'kept');
   });
 
   it('treats an interrupt past its expiresAt as expired: rotates and names the task to cancel (§5.8 Gen A)', () => {

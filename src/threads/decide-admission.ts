@@ -17,6 +17,13 @@ export interface AdmissionRequest {
   isResume: boolean;
   /** The registry's in-memory active-run slot for this thread is taken (never persisted, §6.5 step 5). */
   isThreadBusy: boolean;
+  /**
+   * `forwardedProps.iacCode.activeGuidance`: the run only adds user input to the live Pipeline task. It
+   * needs one (else EXECUTION_LOST), never takes the active-run slot and never rotates the execution.
+   */
+  isGuidance?: boolean;
+  /** `runMode` is `pipeline`: a guidance run is refused for any other mode, as the published adapter does. */
+  isPipelineMode?: boolean;
   /** The id a new or rotated execution gets (from `Clock.uuid()`). */
   newExecutionId: string;
   /**
@@ -71,7 +78,8 @@ export type AdmissionDecision = AdmissionRefusal | AdmissionGranted;
  * The admission rules of reference §6.5, steps 3–9, in their order (which decides the error code a
  * client sees when several apply). Pure: `state` is never modified; a refusal changes nothing, so
  * "roll back everything" on a failed write (step 9) means dropping `decision.state`.
- * Guidance runs (Gen B) do not exist here: DESIGN rejects `activeGuidance` at validation.
+ * Guidance runs follow the published adapter 0.16.0: lost on an unknown thread, idempotent by run id,
+ * not held back by an active run (that run is the one they guide), bound like any run.
  */
 export function decideAdmission(
   state: ThreadState | undefined,
@@ -79,8 +87,8 @@ export function decideAdmission(
   now: number,
 ): AdmissionDecision {
   if (state === undefined) {
-    // Step 3: nothing to resume on a thread we have never seen.
-    if (request.isResume) return refuse(ErrorCode.EXECUTION_LOST, 'executionGone');
+    // Step 3: nothing to resume, or to guide, on a thread we have never seen.
+    if (request.isResume || request.isGuidance) return refuse(ErrorCode.EXECUTION_LOST, 'executionGone');
     if (request.isThreadBusy) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy');
     return { kind: 'admitted', state: recordRun(newThreadState(request), request), isNewThread: true };
   }
@@ -94,10 +102,18 @@ export function decideAdmission(
     const decision = decideAdmission(state, { ...request, runId: request.internalRunId }, now);
     return decision.kind === 'admitted' ? { ...decision, internalRunId: request.internalRunId } : decision;
   }
-  if (request.isThreadBusy) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy'); // step 5
+  if (request.isThreadBusy && !request.isGuidance) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy'); // step 5
   if (isBoundElsewhere(state, request))
     return refuse(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict');
   const bound = bindAgentCoreSession(state, request);
+  if (request.isGuidance) {
+    // Step 7, guidance: into the live Pipeline task of the current execution, which stays as it is.
+    const isLive = !request.isResume && request.isPipelineMode === true && state.execution.taskId !== null;
+    if (!isLive) return refuse(ErrorCode.EXECUTION_LOST, 'executionGone');
+    if (Object.keys(state.execution.pending).length > 0)
+      return refuse(ErrorCode.RESUME_REQUIRED, 'resumeRequired');
+    return { kind: 'admitted', state: recordRun(bound, request), isNewThread: false };
+  }
   if (request.isResume) {
     // Step 7: a resume continues the interrupted execution; no rotation.
     if (request.rosInvocationId !== state.execution.rosInvocationId)
@@ -203,7 +219,7 @@ function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadS
   return {
     ...state,
     execution: {
-      ...old,
+      ...withoutEndReason(old),
       executionId: request.newExecutionId,
       rosInvocationId: request.rosInvocationId,
       taskId: null,
@@ -217,6 +233,13 @@ function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadS
       ? [...state.terminalExecutionIds]
       : [...state.terminalExecutionIds, old.executionId],
   };
+}
+
+/** Why the old execution ended says nothing about the new one. */
+function withoutEndReason(execution: ThreadExecution): ThreadExecution {
+  const copy = { ...execution };
+  delete copy.endReason;
+  return copy;
 }
 
 function recordRun(state: ThreadState, request: AdmissionRequest): ThreadState {

@@ -21,6 +21,9 @@ export interface ThreadAdmissionRequest {
   readonly agentCoreSessionId?: string | null;
   /** Generic clients mode: a resume may reuse the interrupted run's runId (see `decideAdmission`). */
   readonly acceptsInterruptedRunId?: boolean;
+  /** A guidance run: admitted without the active-run slot (see `decideAdmission`). */
+  readonly isGuidance?: boolean;
+  readonly isPipelineMode?: boolean;
 }
 
 export interface ThreadAdmission {
@@ -78,6 +81,8 @@ export class ThreadAdmissionService {
         userId: request.userId,
         rosInvocationId: request.rosInvocationId,
         isResume: request.isResume,
+        isGuidance: request.isGuidance === true,
+        isPipelineMode: request.isPipelineMode === true,
         isThreadBusy: this.registry.isBusy(request.threadId),
         newExecutionId: this.clock.uuid(),
         ...(request.acceptsInterruptedRunId
@@ -100,7 +105,9 @@ export class ThreadAdmissionService {
     }
     const admittedRunId = decision.internalRunId ?? request.runId;
     try {
-      await this.registry.commitAndClaim(decision.state, admittedRunId);
+      // A guidance run leaves the slot to the run it guides, which is usually still streaming.
+      if (request.isGuidance) await this.registry.commit(decision.state);
+      else await this.registry.commitAndClaim(decision.state, admittedRunId);
     } catch (error) {
       // A lost race (retried) and a lease held by another replica (409) are answers, not write failures.
       if (error instanceof ThreadWriteConflictError) throw error;

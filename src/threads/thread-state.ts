@@ -64,7 +64,17 @@ export interface ThreadExecution {
    * (a resume may reuse it in generic clients mode). Kept until a new turn rotates the execution.
    */
   interruptedRunId?: string;
+  /**
+   * Added by this service: why this execution ended, where a later request must know it. `expired`: its
+   * interrupts expired (the timer, or a resume that found them expired), so a resume is EXECUTION_EXPIRED
+   * however long ago that was and whether or not the process restarted since. Absent while it runs and in
+   * files of the Python adapter; a value this version does not know is kept and means nothing here.
+   */
+  endReason?: string;
 }
+
+/** The `endReason` of an execution whose interrupts expired. */
+export const END_REASON_EXPIRED = 'expired';
 
 export interface AppliedResumeDigest {
   executionId: string;

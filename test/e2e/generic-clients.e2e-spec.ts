@@ -83,6 +83,21 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 
+  it('tells an app with frontend tools that client tools are not supported', async () => {
+    const response = await postRun(gateway.url, {
+      threadId: 'generic-tools',
+      runId: 'generic-tools-1',
+      messages: [{ id: 'user-1', role: 'user', content: 'hi' }],
+      tools: [{ name: 'showChart', description: 'renders a chart', parameters: { type: 'object' } }],
+      context: [],
+      forwardedProps: {},
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text)).toEqual({
+      error: { code: 'INVALID_INPUT', message: 'Client-provided tools are not supported.' },
+    });
+  });
+
   // CopilotKit's useInterrupt resumes with the runId of the run that raised the interrupt.
   it('accepts a resume that reuses the interrupted run id, answering with that id; a retry sends nothing again', async () => {
     const agent = new HttpAgent({ url: gateway.url, threadId: 'generic-same-run-id' });

@@ -205,7 +205,7 @@ describe('interrupts and resume', () => {
       name: 'an HTTP 500 before the first frame (§9.1-21)',
       fault: { method: 'SendStreamingMessage', mode: 'http-500' as const },
       code: 'A2A_UNAVAILABLE',
-      message: 'The local A2A execution service rejected the interrupt response.',
+      message: 'The local A2A execution service is unavailable.',
     },
   ])('keeps the interrupt pending and retryable after $name', async ({ fault, code, message }) => {
     const gateway = await start();
@@ -224,29 +224,40 @@ describe('interrupts and resume', () => {
     expect(sessionOf(retried.events)).toMatchObject({ taskId: session.taskId });
   });
 
-  it('keeps a sideband permission pending when its SendMessage answer is a JSON-RPC error (§9.1-12)', async () => {
-    const gateway = await start();
-    const { interrupts, session } = await interruptRun(gateway, 'sideband-error', 'pipeline');
-    expect(interrupts.map((interrupt) => interrupt.id)).toEqual(['permission-1']);
-    expect(readThread(stateDir, 'sideband-error').execution.pending['permission-1'].sideband).toBe(true);
-    await upstream.injectFault({ method: 'SendMessage', mode: 'rpc-error', times: 1 });
-    const failed = await postResume(gateway.url, 'sideband-error', 'run-2', [resolved('permission-1')]);
-    expect(failed.events.at(-1)).toMatchObject({
-      type: 'RUN_ERROR',
-      code: 'A2A_UNAVAILABLE',
+  it.each([
+    {
+      name: 'a JSON-RPC error (§9.1-12)',
+      mode: 'rpc-error' as const,
       message: 'The local A2A execution service rejected the interrupt response.',
-    });
-    expect(Object.keys(readThread(stateDir, 'sideband-error').execution.pending)).toEqual(['permission-1']);
-    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
-      expect.objectContaining({ id: session.taskId }),
-    );
-    const retried = await postResume(gateway.url, 'sideband-error', 'run-3', [resolved('permission-1')]);
-    await expectConformantEvents(retried.events);
-    expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(
-      (await paramsOf(upstream, 'SendMessage')).filter((p) => p.message.taskId === session.taskId),
-    ).toHaveLength(2);
-  });
+    },
+    {
+      name: 'an HTTP 500',
+      mode: 'http-500' as const,
+      message: 'The local A2A execution service is unavailable.',
+    },
+  ])(
+    'keeps a sideband permission pending when its SendMessage answer is $name',
+    async ({ mode, message }) => {
+      const threadId = `sideband-${mode}`;
+      const gateway = await start();
+      const { interrupts, session } = await interruptRun(gateway, threadId, 'pipeline');
+      expect(interrupts.map((interrupt) => interrupt.id)).toEqual(['permission-1']);
+      expect(readThread(stateDir, threadId).execution.pending['permission-1'].sideband).toBe(true);
+      await upstream.injectFault({ method: 'SendMessage', mode, times: 1 });
+      const failed = await postResume(gateway.url, threadId, 'run-2', [resolved('permission-1')]);
+      expect(failed.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE', message });
+      expect(Object.keys(readThread(stateDir, threadId).execution.pending)).toEqual(['permission-1']);
+      expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
+        expect.objectContaining({ id: session.taskId }),
+      );
+      const retried = await postResume(gateway.url, threadId, 'run-3', [resolved('permission-1')]);
+      await expectConformantEvents(retried.events);
+      expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+      expect(
+        (await paramsOf(upstream, 'SendMessage')).filter((p) => p.message.taskId === session.taskId),
+      ).toHaveLength(2);
+    },
+  );
 
   it('keeps the interrupt when the client leaves while its answer is still unanswered by A2A (§9.2-15)', async () => {
     const gateway = await start();
@@ -437,6 +448,11 @@ describe('interrupts and resume', () => {
       '/iac-code/pipeline/state',
       'SendStreamingMessage',
     ]);
+    // The published adapter sends the protocol version on every call, the extension routes included.
+    const versions = (await upstream.requests())
+      .slice(before)
+      .map((entry) => [entry.rpcMethod ?? entry.path.split('?')[0], entry.headers['a2a-version']]);
+    expect(versions.filter(([, version]) => version !== '1.0')).toEqual([]);
     expect(await answersTo(upstream, session.taskId)).toHaveLength(1);
     expect(sessionOf(resumed.events)).toMatchObject({
       executionId: session.executionId,
@@ -528,10 +544,15 @@ describe('interrupts and resume', () => {
       expect(await answersTo(upstream, session.taskId)).toEqual([]);
       const state = readThread(stateDir, 'expiry-1');
       expect(state.execution.pending).toEqual({});
+      expect(state.execution.endReason).toBe('expired');
       expect(state.terminalExecutionIds).toContain(session.executionId);
+      // Asked again, the answer stays the same: the execution is recorded as expired, not merely gone.
+      const again = await postResume(gateway.url, 'expiry-1', 'run-2b', [resolved('permission-1')]);
+      expect(again.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_EXPIRED' });
       const next = await postRun(gateway.url, runInput({ threadId: 'expiry-1', runId: 'run-3' }));
       expect(next.status).toBe(200);
       expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+      expect(readThread(stateDir, 'expiry-1').execution).not.toHaveProperty('endReason');
     });
 
     it('finishes a resume that cancels an interrupt after expiresAt, cancelling the task and sending no answer', async () => {
@@ -588,8 +609,23 @@ describe('interrupts and resume', () => {
       4000,
     );
     expect(state.execution.pending).toEqual({});
+    expect(state.execution.endReason).toBe('expired');
     expect(state.terminalExecutionIds).toContain(session.executionId);
     expect((await paramsOf(upstream, 'CancelTask')).map((p) => p.id)).toContain(session.taskId);
+    // A resume after the timer fired gets the same code as one that finds the interrupt expired itself,
+    // in this process and after a restart.
+    const expired = {
+      type: 'RUN_ERROR',
+      code: 'EXECUTION_EXPIRED',
+      message: 'The interrupted execution has expired.',
+    };
+    const late = await postResume(gateway.url, 'expiry-timer', 'run-2', [resolved('permission-1')]);
+    expect(late.events.at(-1)).toMatchObject(expired);
+    await gateway.close();
+    const restarted = await start(undefined, { IAC_CODE_AGUI_INTERRUPT_TTL: '1' });
+    const afterRestart = await postResume(restarted.url, 'expiry-timer', 'run-3', [resolved('permission-1')]);
+    expect(afterRestart.events.at(-1)).toMatchObject(expired);
+    expect(await answersTo(upstream, session.taskId)).toEqual([]);
   });
 
   it('omits expiresAt when IAC_CODE_AGUI_INTERRUPT_TTL=0', async () => {

@@ -70,11 +70,11 @@ const cases: Case[] = [
     headers: AUTH,
   },
   {
-    name: 'unknown envelope key',
+    name: 'unknown key in a message (unknown top-level keys are ignored)',
     status: 400,
     code: 'INVALID_INPUT',
     message: 'Invalid AG-UI RunAgentInput envelope.',
-    body: runInput({ extra: { surprise: true } }),
+    body: runInput({ extra: { messages: [{ id: 'm', role: 'user', content: 'hi', surprise: true }] } }),
     headers: AUTH,
   },
   {

@@ -81,6 +81,7 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
       iacCode: {
         model: ' qwen-max ',
         llmApiKey: ' sk-secret ',
+        llmHeaders: { 'X-Provider-Key': 'hdr-exact' },
         thinking: { enabled: true, effort: 'low', budget: 1024 },
         userId: 'user-1',
         runMode: 'normal',
@@ -117,6 +118,7 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
             preferredLanguage: 'zh',
             cleanupOnly: false,
             rosInvocationId: 'invocation-1',
+            llm_headers: { 'X-Provider-Key': 'hdr-exact' },
             alibaba_cloud_access_key_id: 'AK',
             alibaba_cloud_access_key_secret: 'AKS',
             alibaba_cloud_security_token: 'STS',
@@ -129,19 +131,21 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
   });
 
   it('writes none of the request secrets or tokens into any log line', async () => {
-    const secrets = ['sk-log-secret', 'AK-LOG-ID', 'AKS-LOG-SECRET', 'STS-LOG-TOKEN'];
+    const secrets = ['sk-log-secret', 'AK-LOG-ID', 'AKS-LOG-SECRET', 'STS-LOG-TOKEN', 'HDR-LOG-SECRET'];
     const input = runInput({
       threadId: 'secrets-1',
       text: 'fail',
       iacCode: {
         llmApiKey: secrets[0],
         alibabaCloud: { accessKeyId: secrets[1], accessKeySecret: secrets[2], securityToken: secrets[3] },
+        llmHeaders: { 'X-Provider-Key': secrets[4] },
       },
     });
     const response = await postRun(gateway.url, input, { headers: AUTH });
     expect(response.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_EXECUTION_FAILED' });
     // The run did reach the kernel with the secrets, and the gateway logged the run's outcome…
     expect(JSON.stringify(await upstream.requests())).toContain(secrets[2]);
+    expect(JSON.stringify(await upstream.requests())).toContain(secrets[4]);
     const logs = gateway.logs.join('\n');
     expect(logs).toContain('A2A_EXECUTION_FAILED');
     // …but no log line holds a secret, a bearer token or the user's text.

@@ -124,6 +124,7 @@ describe('thread state survives restarts', () => {
       'AKS-STATE',
       'STS-STATE',
       'qwen-secret-model',
+      'HDR-STATE-SECRET',
     ];
     const input = runInput({
       threadId: 'secrets-thread',
@@ -133,6 +134,7 @@ describe('thread state survives restarts', () => {
         model: secrets[5],
         thinking: { enabled: true, budget: 2048 },
         alibabaCloud: { accessKeyId: secrets[2], accessKeySecret: secrets[3], securityToken: secrets[4] },
+        llmHeaders: { 'X-Provider-Key': secrets[6] },
       },
     });
     expect((await postRun(gateway.url, input)).events.at(-1)?.type).toBe('RUN_FINISHED');

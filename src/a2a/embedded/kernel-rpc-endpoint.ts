@@ -10,7 +10,8 @@ import type { Clock } from '../../common/clock';
 import { writeInjectedFault } from './injected-fault-response';
 import { gateKernelAnswer } from './kernel-answer-gate';
 import type { KernelFaultInjector } from './kernel-fault-injector';
-import { kernelSessionId } from './kernel-frames';
+import { kernelSessionId, statusFrame } from './kernel-frames';
+import type { KernelGuidance } from './kernel-guidance';
 import type { KernelScriptBook } from './kernel-script';
 import { writeJson, writeKernelSse } from './kernel-sse-writer';
 import type { PendingKernelInputs } from './pending-kernel-inputs';
@@ -24,6 +25,8 @@ export interface KernelRpcEndpointOptions {
   readonly clock: Clock;
   /** What tasks wait for: answers are checked against it before the SDK sees them. */
   readonly inputs: PendingKernelInputs;
+  /** Where user messages for a running turn (guidance for a live Pipeline) are handed over. */
+  readonly guidance: KernelGuidance;
   /** Faults armed by tests; absent in the demo agent. */
   readonly faults?: KernelFaultInjector;
 }
@@ -97,6 +100,11 @@ export class KernelRpcEndpoint {
       );
     }
     if (gate.kind === 'new-turn') this.options.inputs.deliver(gate.taskId, gate.answer);
+    const guidedTaskId = gate.kind === 'pass' ? this.runningTaskOf(rpc) : undefined;
+    if (guidedTaskId !== undefined) {
+      const text = userTextOf(rpc?.params?.message);
+      return this.answerGuidance(method, guidedTaskId, text, { requestId, context, response });
+    }
     const answer = await this.transport.handle(rpc ?? body, context);
     if (isAsyncIterable(answer)) return this.stream(answer, requestId, response);
     writeJson(response, 200, this.withWaitingInputs(method, answer));
@@ -137,6 +145,46 @@ export class KernelRpcEndpoint {
     );
     if (!isAsyncIterable(events)) return writeJson(response, 200, events);
     return this.stream(deliverAfterFirst(events, deliver), requestId, response);
+  }
+
+  /** A user message (no answer) for a task whose turn is running: guidance for its live Pipeline. */
+  private runningTaskOf(rpc: Rpc | undefined): string | undefined {
+    if (typeof rpc?.method !== 'string' || !MESSAGE_METHODS.has(rpc.method)) return undefined;
+    const taskId = (rpc.params?.message as { taskId?: unknown } | undefined)?.taskId;
+    return typeof taskId === 'string' && this.options.inputs.isRunning(taskId) ? taskId : undefined;
+  }
+
+  /**
+   * The kernel routes guidance into the running Pipeline and starts no turn; the request's own stream
+   * only acknowledges it: the task as it is now, then WORKING, then the end. The Pipeline's events keep
+   * going to the stream of the turn that runs. `SendMessage` gets the task.
+   */
+  private async answerGuidance(
+    method: string,
+    taskId: string,
+    text: string,
+    call: { requestId: unknown; context: ServerCallContext; response: ServerResponse },
+  ): Promise<void> {
+    const { requestId, context, response } = call;
+    this.options.guidance.deliver(taskId, text);
+    const got = (await this.transport.handle(
+      { jsonrpc: '2.0', id: requestId, method: 'GetTask', params: { id: taskId } },
+      context,
+    )) as { result?: { contextId?: unknown } };
+    if (!got.result) return writeJson(response, 200, got);
+    const task = got.result;
+    const ids = {
+      taskId,
+      contextId: String(task.contextId ?? ''),
+      sessionId: kernelSessionId(String(task.contextId ?? '')),
+    };
+    const envelope = (result: unknown) => ({ jsonrpc: '2.0', id: requestId, result });
+    if (method === 'SendMessage') return writeJson(response, 200, envelope({ task }));
+    return this.stream(
+      listOf([envelope({ task }), envelope(statusFrame(ids, 'TASK_STATE_WORKING'))]),
+      requestId,
+      response,
+    );
   }
 
   private stream(
@@ -199,6 +247,10 @@ async function* deliverAfterFirst(
       deliver();
     }
   }
+}
+
+async function* listOf(items: readonly unknown[]): AsyncGenerator<unknown> {
+  yield* items;
 }
 
 function parseJson(body: string): unknown {

@@ -31,6 +31,8 @@ export type KernelStep =
    */
   | { readonly kind: 'park'; readonly answersCancel: boolean }
   | { readonly kind: 'fault'; readonly fault: KernelFault }
+  /** Wait, the task WORKING, for a guidance message on the task (`KernelGuidance`), then play `resume(text)`. */
+  | { readonly kind: 'await-guidance'; resume(text: string): readonly KernelStep[] }
   | KernelAwaitStep;
 
 /**

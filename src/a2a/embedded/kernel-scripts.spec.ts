@@ -22,6 +22,7 @@ function labelOf(step: KernelStep): string {
   if (step.kind === 'park') return `park:${step.answersCancel ? 'answers' : 'ignores'}-cancel`;
   if (step.kind === 'fault') return `fault:${step.fault.kind}`;
   if (step.kind === 'await') return `await:${step.inputIds.join('+')}${step.parkFrame ? ':park' : ''}`;
+  if (step.kind === 'await-guidance') return 'await-guidance';
   const frame = step.frame as Json;
   if (frame.artifactUpdate) return 'artifact';
   const update = frame.statusUpdate as Json;

@@ -68,6 +68,7 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
     pingIntervalMs: options.pingIntervalMs ?? 15_000,
     clock,
     inputs: state.inputs,
+    guidance: state.guidance,
     faults: options.faults,
   });
   const openResponses = new Set<ServerResponse>();

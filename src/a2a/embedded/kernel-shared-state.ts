@@ -1,3 +1,4 @@
+import { KernelGuidance } from './kernel-guidance';
 import { KernelSessionRestore } from './kernel-session-restore';
 import { PendingKernelInputs } from './pending-kernel-inputs';
 import { PipelineJournal } from './pipeline-journal';
@@ -10,8 +11,14 @@ export interface KernelSharedState {
   readonly inputs: PendingKernelInputs;
   readonly pipelines: PipelineJournal;
   readonly sessions: KernelSessionRestore;
+  readonly guidance: KernelGuidance;
 }
 
 export function createKernelSharedState(sessions = new KernelSessionRestore()): KernelSharedState {
-  return { inputs: new PendingKernelInputs(), pipelines: new PipelineJournal(), sessions };
+  return {
+    inputs: new PendingKernelInputs(),
+    pipelines: new PipelineJournal(),
+    sessions,
+    guidance: new KernelGuidance(),
+  };
 }

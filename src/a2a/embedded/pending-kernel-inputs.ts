@@ -53,6 +53,11 @@ export class PendingKernelInputs {
     for (const input of inputs) task.pending.set(input.value.inputId, input);
   }
 
+  /** A turn runs on the task now (not parked at INPUT_REQUIRED, not ended). */
+  isRunning(taskId: string): boolean {
+    return this.tasks.get(taskId)?.isBusy === true;
+  }
+
   /** What the task waits for, or undefined when it waits for nothing. */
   viewOf(taskId: string): PendingInputsView | undefined {
     const task = this.tasks.get(taskId);

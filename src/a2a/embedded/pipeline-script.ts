@@ -44,6 +44,13 @@ export const PIPELINE_TOP_PERMISSION_FLAG = 'top-permission';
  * still WORKING when the gateway takes its snapshot right after a sideband answer (reference §9.1 item 14).
  */
 export const PIPELINE_SLOW_FINISH_FLAG = 'slow-finish';
+/**
+ * `pipeline unattended await-guidance`: after B finishes, the Pipeline waits (WORKING) for a guidance
+ * message on its task, says so in candidate A's text (`GUIDANCE_APPLIED_PREFIX` + the guidance), and then
+ * finishes: a guidance run's message visibly reaches the live Pipeline.
+ */
+export const PIPELINE_AWAIT_GUIDANCE_FLAG = 'await-guidance';
+export const GUIDANCE_APPLIED_PREFIX = 'Candidate A follows the guidance: ';
 export const SLOW_FINISH_MS = 250;
 
 /**
@@ -52,7 +59,7 @@ export const SLOW_FINISH_MS = 250;
  * `pendingPermissions` on a WORKING frame, while B keeps streaming and finishes. The turn keeps running
  * until A's permission is answered (a sideband `SendMessage`), then A, the step and the Pipeline finish
  * and the task completes. Sequences number every envelope from 1. Flags: `PIPELINE_UNATTENDED_FLAG`,
- * `PIPELINE_TOP_PERMISSION_FLAG`, `PIPELINE_SLOW_FINISH_FLAG`.
+ * `PIPELINE_TOP_PERMISSION_FLAG`, `PIPELINE_SLOW_FINISH_FLAG`, `PIPELINE_AWAIT_GUIDANCE_FLAG`.
  */
 export const PIPELINE_SCRIPT: KernelScript = {
   name: 'pipeline',
@@ -136,7 +143,19 @@ export const PIPELINE_SCRIPT: KernelScript = {
         inputId: permission.inputId,
         decision: 'allow_once',
       };
-      return pacedFrames([...opening, ...candidateBFinishes(), ...afterAnswer(allowed)], DEMO_FRAME_PAUSE_MS);
+      if (!flags.includes(PIPELINE_AWAIT_GUIDANCE_FLAG))
+        return pacedFrames(
+          [...opening, ...candidateBFinishes(), ...afterAnswer(allowed)],
+          DEMO_FRAME_PAUSE_MS,
+        );
+      const guided = (text: string): KernelFrame[] => [
+        single(inCandidate(CANDIDATE_A, 'text_delta', { text: `${GUIDANCE_APPLIED_PREFIX}${text}` })),
+        ...afterAnswer(allowed),
+      ];
+      return [
+        ...pacedFrames([...opening, ...candidateBFinishes()], DEMO_FRAME_PAUSE_MS),
+        { kind: 'await-guidance', resume: (text) => pacedFrames(guided(text), DEMO_FRAME_PAUSE_MS) },
+      ];
     }
     const requested = () =>
       inCandidate(CANDIDATE_A, 'permission_requested', { inputId: permission.inputId, toolUseId });

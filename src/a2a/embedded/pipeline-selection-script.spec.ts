@@ -25,6 +25,7 @@ function labelOf(step: KernelStep): string {
   if (step.kind === 'fault') return `fault:${step.fault.kind}`;
   if (step.kind === 'park') return 'park';
   if (step.kind === 'await') return `await:${step.inputIds.join('+')}`;
+  if (step.kind === 'await-guidance') return 'await-guidance';
   const frame: KernelFrame = step.frame;
   const state = String((frame as Json).statusUpdate.status.state).replace('TASK_STATE_', '');
   const inputs = announcedInputsOf(frame).map((input) => input.value.inputId);

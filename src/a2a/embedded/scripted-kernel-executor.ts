@@ -133,6 +133,9 @@ export class ScriptedKernelExecutor implements AgentExecutor {
         else if (step.kind === 'park') {
           turn.answersCancel = step.answersCancel;
           await pause(undefined, signal);
+        } else if (step.kind === 'await-guidance') {
+          const text = await this.state.guidance.next(input.taskId, signal);
+          if (text !== undefined) queue.unshift(...step.resume(text));
         } else if (step.kind === 'await') {
           const answer = await this.answerFor(step, input, signal, bus);
           if (answer === PARKED) return;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   Equals,
   IsBoolean,
@@ -12,11 +12,12 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { FreeForm } from './free-form.decorator';
 import { OptionalKey } from './optional-key.decorator';
 
-// forwardedProps.iacCode with exactly the seed's fields (reference §2.2 minus the Gen B rows, which are
-// rejected like any unknown key — DESIGN "Which generation"). `@IsOptional()` marks the nullable fields;
-// `@OptionalKey()` the ones that may be absent but never null.
+// forwardedProps.iacCode with the seed's fields plus those of the published adapter 0.16.0 (`llmHeaders`,
+// `activeGuidance`); later fields that no release has are rejected like any unknown key. `@IsOptional()`
+// marks the nullable fields; `@OptionalKey()` the ones that may be absent but never null.
 
 /** Length in Unicode code points, as the original's Python `len` counts (validator.js counts otherwise). */
 function HasCodePointLength(min: number, max: number): PropertyDecorator {
@@ -28,6 +29,29 @@ function HasCodePointLength(min: number, max: number): PropertyDecorator {
         typeof value === 'string' && [...value].length >= min && [...value].length <= max,
     },
   });
+}
+
+/**
+ * A JSON object of string values (Python's strict `dict[str, str]`). Checked on the value as sent: the
+ * transformer copies nothing of it (so no key such as `__proto__` or `constructor` is lost or acted on),
+ * and the `Transform` hands the validator the original object.
+ */
+function IsStringRecord(): PropertyDecorator {
+  const decorators = [
+    FreeForm(),
+    Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]),
+    ValidateBy({
+      name: 'isStringRecord',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.values(value).every((item) => typeof item === 'string'),
+      },
+    }),
+  ];
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
 export class ThinkingDto {
@@ -49,6 +73,8 @@ export class IacCodePropsDto {
   @IsString() cwd!: string;
   @IsOptional() @IsString() model?: string | null;
   @IsOptional() @IsString() llmApiKey?: string | null;
+  /** Extra headers for the LLM provider: secrets, forwarded to A2A only, never stored or logged. */
+  @IsOptional() @IsStringRecord() llmHeaders?: Record<string, string> | null;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => ThinkingDto) thinking?: ThinkingDto | null;
   @IsOptional() @IsString() userId?: string | null;
   @IsOptional() @IsString() channel?: string | null;
@@ -57,6 +83,8 @@ export class IacCodePropsDto {
   @IsOptional() @IsIn(['normal', 'pipeline']) runMode?: 'normal' | 'pipeline' | null;
   @IsOptional() @IsString() pipelineName?: string | null;
   @OptionalKey() @IsBoolean() cleanupOnly?: boolean;
+  /** A guidance run: the newest user message goes into the thread's live Pipeline task. */
+  @OptionalKey() @IsBoolean() activeGuidance?: boolean;
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -57,3 +57,23 @@ export class RunAgentInputDto {
   @Type(() => ResumeEntryDto)
   resume?: ResumeEntryDto[];
 }
+
+/**
+ * Every top-level key the envelope knows. AG-UI 1.0's `RunAgentInputSchema` is a loose object (and the
+ * published adapter accepts extra keys), so a key outside this set is dropped before validation instead
+ * of refused; the `Record` makes a new DTO field fail to compile until it is listed here.
+ */
+export const RUN_AGENT_INPUT_KEYS: ReadonlySet<string> = new Set(
+  Object.keys({
+    threadId: true,
+    runId: true,
+    protocolVersion: true,
+    parentRunId: true,
+    state: true,
+    messages: true,
+    tools: true,
+    context: true,
+    forwardedProps: true,
+    resume: true,
+  } satisfies Record<keyof RunAgentInputDto, true>),
+);

@@ -35,11 +35,12 @@ describe('contextIdFor', () => {
 });
 
 describe('buildA2aMessage', () => {
-  it('forwards the runtime overrides exactly (reference §9.1 item 24, without Gen B llm_headers)', () => {
+  it('forwards the runtime overrides exactly (reference §9.1 item 24)', () => {
     const message = buildA2aMessage(
       args({
         model: '  qwen-max ',
         llmApiKey: ' sk-test ',
+        llmHeaders: { 'X-Provider-Key': 'hdr-secret', 'x-trace': '' },
         thinking: { enabled: true, effort: 'low', budget: 1024 },
         alibabaCloud: {
           accessKeyId: 'ak-id',
@@ -63,6 +64,7 @@ describe('buildA2aMessage', () => {
           preferredLanguage: 'en',
           cleanupOnly: false,
           rosInvocationId: 'invocation-1',
+          llm_headers: { 'X-Provider-Key': 'hdr-secret', 'x-trace': '' },
           alibaba_cloud_access_key_id: 'ak-id',
           alibaba_cloud_access_key_secret: 'ak-secret',
           alibaba_cloud_security_token: 'sts-token',
@@ -87,9 +89,12 @@ describe('buildA2aMessage', () => {
         runMode: null,
         pipelineName: null,
         alibabaCloud: null,
+        llmHeaders: null,
       },
       expected: ALWAYS,
     },
+    // The published adapter forwards the headers whenever they are not null, an empty object included.
+    { name: 'empty llm headers kept', props: { llmHeaders: {} }, expected: { ...ALWAYS, llm_headers: {} } },
     { name: 'blank model and key omitted', props: { model: '   ', llmApiKey: '' }, expected: ALWAYS },
     {
       name: 'the other seed fields under their A2A names',

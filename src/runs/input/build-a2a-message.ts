@@ -23,7 +23,7 @@ export interface A2aMessageArgs {
   readonly taskId?: string;
 }
 
-/** The exact A2A message of reference §3.2 (seed fields only: no Gen B keys). */
+/** The exact A2A message of reference §3.2, with `llm_headers` as the published adapter 0.16.0 sends it. */
 export function buildA2aMessage(args: A2aMessageArgs): A2aOutgoingMessage {
   return {
     messageId: args.messageId,
@@ -51,6 +51,7 @@ function iacCodeMetadata(props: IacCodeProps, cwd: string, language: string): Re
     pipeline_name: props.pipelineName,
     cleanupOnly: props.cleanupOnly,
     rosInvocationId: props.rosInvocationId,
+    llm_headers: props.llmHeaders,
     alibaba_cloud_access_key_id: alibaba?.accessKeyId,
     alibaba_cloud_access_key_secret: alibaba?.accessKeySecret,
     alibaba_cloud_security_token: alibaba?.securityToken,

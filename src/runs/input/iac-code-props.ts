@@ -1,5 +1,5 @@
 /**
- * `forwardedProps.iacCode` after validation (reference §2.2, seed fields only). Optional keys stay absent
+ * `forwardedProps.iacCode` after validation (reference §2.2: the seed's fields and those of 0.16.0). Optional keys stay absent
  * when the client left them out, and nullable ones may be null; the two defaults of the original are
  * applied: `cleanupOnly` and `thinking.enabled` are always booleans.
  */
@@ -10,6 +10,8 @@ export interface IacCodeProps {
   readonly cwd: string;
   readonly model?: string | null;
   readonly llmApiKey?: string | null;
+  /** Headers for the LLM provider, forwarded as `llm_headers` (even `{}`); secret: never stored or logged. */
+  readonly llmHeaders?: Readonly<Record<string, string>> | null;
   readonly thinking?: IacCodeThinking | null;
   readonly userId?: string | null;
   readonly channel?: string | null;
@@ -18,6 +20,11 @@ export interface IacCodeProps {
   readonly runMode?: 'normal' | 'pipeline' | null;
   readonly pipelineName?: string | null;
   readonly cleanupOnly: boolean;
+  /**
+   * `true`: a guidance run (docs/behaviour/guidance-runs.md): the newest user message is sent into the
+   * thread's live Pipeline task instead of starting a turn. Absent when not sent; never forwarded.
+   */
+  readonly activeGuidance?: boolean;
   readonly alibabaCloud?: AlibabaCloudCredentials | null;
 }
 

@@ -202,6 +202,16 @@ describe('parseRunAgentInput: accepted envelopes', () => {
     expect(input.resume?.[0].payload).toBe(tricky);
   });
 
+  // AG-UI 1.0's RunAgentInputSchema is a loose object, and the published adapter accepts extra keys too.
+  it.each([
+    { name: 'a vendor key', value: body({ vendorExtension: { any: 1 } }) },
+    { name: 'a snake_case alias next to its key', value: { ...body(), thread_id: 'other' } },
+    { name: 'a key naming an inherited method', value: body({ toString: 'x' }) },
+    { name: 'a __proto__ key', value: JSON.parse(`{"__proto__":5,${JSON.stringify(body()).slice(1)}`) },
+  ])('ignores an unknown top-level key: $name', ({ value }) => {
+    expect(parseRunAgentInput(value)).toStrictEqual(parseRunAgentInput(body()));
+  });
+
   it('accepts context entries and an empty resume', () => {
     const input = parseRunAgentInput(body({ context: [{ description: 'd', value: 'v' }], resume: [] }));
     expect([input.context, input.resume]).toEqual([[{ description: 'd', value: 'v' }], []]);
@@ -264,13 +274,7 @@ describe('parseRunAgentInput: refused envelopes', () => {
   });
 
   const envelopeRows: { name: string; value: unknown }[] = [
-    { name: 'unknown top-level key', value: body({ extra: 1 }) },
-    { name: 'snake_case alias of a key', value: { ...body(), thread_id: 'thread-1' } },
-    { name: 'top-level key naming an inherited method', value: body({ toString: 'x' }) },
-    {
-      name: 'top-level __proto__ key',
-      value: JSON.parse(`{"__proto__":5,${JSON.stringify(body()).slice(1)}`),
-    },
+    { name: 'snake_case alias instead of a key', value: { ...body(), threadId: undefined, thread_id: 't' } },
     { name: 'missing threadId', value: { ...body(), threadId: undefined } },
     { name: 'empty threadId', value: body({ threadId: '' }) },
     { name: 'empty runId', value: body({ runId: '' }) },
@@ -430,6 +434,30 @@ describe('parseRunAgentInput: forwardedProps.iacCode', () => {
       },
     },
     {
+      name: 'llmHeaders of string values, any key kept as sent',
+      fields: { llmHeaders: JSON.parse('{"X-Key":"v","constructor":"c","__proto__":"p","toString":""}') },
+      expected: {
+        ...IAC_CODE,
+        llmHeaders: JSON.parse('{"X-Key":"v","constructor":"c","__proto__":"p","toString":""}'),
+        cleanupOnly: false,
+      },
+    },
+    {
+      name: 'llmHeaders empty',
+      fields: { llmHeaders: {} },
+      expected: { ...IAC_CODE, llmHeaders: {}, cleanupOnly: false },
+    },
+    {
+      name: 'activeGuidance',
+      fields: { activeGuidance: true, runMode: 'pipeline' },
+      expected: { ...IAC_CODE, activeGuidance: true, runMode: 'pipeline', cleanupOnly: false },
+    },
+    {
+      name: 'llmHeaders null',
+      fields: { llmHeaders: null },
+      expected: { ...IAC_CODE, llmHeaders: null, cleanupOnly: false },
+    },
+    {
       name: 'thinking.enabled defaults to false',
       fields: { thinking: { effort: null, budget: null } },
       expected: { ...IAC_CODE, thinking: { effort: null, budget: null, enabled: false }, cleanupOnly: false },
@@ -466,8 +494,16 @@ describe('parseRunAgentInput: forwardedProps.iacCode', () => {
     { name: 'iacCode an array', value: body({ forwardedProps: { iacCode: [IAC_CODE] } }) },
     { name: 'unknown iacCode key', value: withIacCode({ extra: 1 }) },
     { name: 'iacCode key naming an inherited method', value: withIacCode({ valueOf: 1 }) },
-    { name: 'Gen B llmHeaders', value: withIacCode({ llmHeaders: { 'x-a': 'b' } }) },
-    { name: 'Gen B activeGuidance', value: withIacCode({ activeGuidance: false }) },
+    { name: 'llmHeaders a string', value: withIacCode({ llmHeaders: 'x-a: b' }) },
+    { name: 'llmHeaders an array', value: withIacCode({ llmHeaders: [['x-a', 'b']] }) },
+    { name: 'llmHeaders with a number value', value: withIacCode({ llmHeaders: { 'x-a': 1 } }) },
+    { name: 'llmHeaders with a null value', value: withIacCode({ llmHeaders: { 'x-a': null } }) },
+    {
+      name: 'llmHeaders with a non-string __proto__ value',
+      value: withIacCode({ llmHeaders: JSON.parse('{"__proto__": {"x": 1}}') }),
+    },
+    { name: 'activeGuidance "true"', value: withIacCode({ activeGuidance: 'true' }) },
+    { name: 'activeGuidance null', value: withIacCode({ activeGuidance: null }) },
     { name: 'Gen B guidanceId', value: withIacCode({ guidanceId: 'g' }) },
     { name: 'Gen B inputDigest', value: withIacCode({ inputDigest: 'd' }) },
     { name: 'Gen B executionFence', value: withIacCode({ executionFence: null }) },
@@ -506,6 +542,21 @@ describe('parseRunAgentInput: forwardedProps.iacCode', () => {
     expect(failureOf(() => parseRunAgentInput(value))).toMatchObject({
       code: ErrorCode.INVALID_INPUT,
       key: 'invalidForwardedProps',
+    });
+  });
+
+  it.each([
+    { name: 'by default (strict mode: the original text)', options: {}, key: 'invalidForwardedProps' },
+    {
+      name: 'with the generic-clients message',
+      options: { toolsRefusalKey: 'toolsUnsupported' } as const,
+      key: 'toolsUnsupported',
+    },
+  ])('refuses client tools $name', ({ options, key }) => {
+    const value = body({ tools: [{ name: 'search', description: 'web search' }] });
+    expect(failureOf(() => parseRunAgentInput(value, options))).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      key,
     });
   });
 

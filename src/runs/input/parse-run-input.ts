@@ -1,7 +1,8 @@
 import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
 import { conformsTo } from '../dto/conforms-to';
-import { RunAgentInputDto } from '../dto/run-agent-input.dto';
+import { RUN_AGENT_INPUT_KEYS, RunAgentInputDto } from '../dto/run-agent-input.dto';
+import type { MessageKey } from '../../i18n/message-key';
 import { parseForwardedProps } from './parse-forwarded-props';
 import type { RunAgentInput } from './run-agent-input';
 
@@ -10,30 +11,43 @@ export type { RunAgentInput, Message, ContentPart } from './run-agent-input';
 
 type Plain = Record<string, unknown>;
 
+export interface ParseRunInputOptions {
+  /**
+   * The message for non-empty `tools`. The original surfaces only the forwarded-properties message at
+   * HTTP level (reference §1.2 step 9, §10.3), which strict mode keeps; generic-clients mode says what
+   * is wrong, since its clients (CopilotKit apps with frontend tools) send tools without knowing better.
+   */
+  readonly toolsRefusalKey?: Extract<MessageKey, 'invalidForwardedProps' | 'toolsUnsupported'>;
+}
+
 /**
  * Steps 6, 8 and the input half of 9 of reference §1.2: a JSON object, a valid AG-UI 1.0 envelope, a
- * valid `forwardedProps.iacCode`, no client tools. Every failure is INVALID_INPUT with a fixed message;
- * tools share the forwarded-properties message because the original surfaces nothing more specific at
- * HTTP level (reference §1.2 step 9, §10.3).
+ * valid `forwardedProps.iacCode`, no client tools. Every failure is INVALID_INPUT with a fixed message.
+ * Unknown top-level keys are ignored, as AG-UI 1.0 and the published adapter do; everything below the
+ * top level stays strict.
  */
-export function parseRunAgentInput(body: unknown): RunAgentInput {
+export function parseRunAgentInput(
+  body: unknown,
+  { toolsRefusalKey = 'invalidForwardedProps' }: ParseRunInputOptions = {},
+): RunAgentInput {
   if (!isPlainObject(body)) throw new AguiError(ErrorCode.INVALID_INPUT, 'notAnObject');
-  if (!conformsTo(RunAgentInputDto, body)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidEnvelope');
-  const iacCode = parseForwardedProps(body.forwardedProps);
-  const tools = (body.tools ?? []) as RunAgentInput['tools'];
-  if (tools.length > 0) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps');
+  const known = knownTopLevelKeys(body);
+  if (!conformsTo(RunAgentInputDto, known)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidEnvelope');
+  const iacCode = parseForwardedProps(known.forwardedProps);
+  const tools = (known.tools ?? []) as RunAgentInput['tools'];
+  if (tools.length > 0) throw new AguiError(ErrorCode.INVALID_INPUT, toolsRefusalKey);
   return {
-    threadId: body.threadId as string,
-    runId: body.runId as string,
-    ...(body.protocolVersion !== undefined ? { protocolVersion: body.protocolVersion as string } : {}),
-    ...(body.parentRunId !== undefined ? { parentRunId: body.parentRunId as string } : {}),
+    threadId: known.threadId as string,
+    runId: known.runId as string,
+    ...(known.protocolVersion !== undefined ? { protocolVersion: known.protocolVersion as string } : {}),
+    ...(known.parentRunId !== undefined ? { parentRunId: known.parentRunId as string } : {}),
     // AG-UI 1.0 reads a null state as absent (agui-1.0-and-agentcore.md §1.4).
-    ...(body.state !== undefined && body.state !== null ? { state: body.state } : {}),
-    messages: body.messages as RunAgentInput['messages'],
+    ...(known.state !== undefined && known.state !== null ? { state: known.state } : {}),
+    messages: known.messages as RunAgentInput['messages'],
     tools,
-    context: (body.context ?? []) as RunAgentInput['context'],
+    context: (known.context ?? []) as RunAgentInput['context'],
     forwardedProps: { iacCode },
-    ...(body.resume !== undefined ? { resume: body.resume as RunAgentInput['resume'] } : {}),
+    ...(known.resume !== undefined ? { resume: known.resume as RunAgentInput['resume'] } : {}),
   };
 }
 
@@ -47,6 +61,11 @@ export function preferredLanguageOf(body: unknown): string | undefined {
   const iacCode = body.forwardedProps.iacCode;
   if (!isPlainObject(iacCode)) return undefined;
   return typeof iacCode.preferredLanguage === 'string' ? iacCode.preferredLanguage : undefined;
+}
+
+/** Own keys only: `__proto__` and inherited names (`toString`) are dropped like any other unknown key. */
+function knownTopLevelKeys(body: Plain): Plain {
+  return Object.fromEntries(Object.entries(body).filter(([key]) => RUN_AGENT_INPUT_KEYS.has(key)));
 }
 
 function isPlainObject(value: unknown): value is Plain {
