@@ -87,6 +87,7 @@ function admitted(persistence: RunPersistence): AdmittedRun {
     language: 'en',
     threadId: 'thread-1',
     runId: 'guide-1',
+    admittedRunId: 'guide-1',
     executionId: 'exec-1',
     contextId: CONTEXT,
     rosInvocationId: 'inv-1',
