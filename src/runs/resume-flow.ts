@@ -98,21 +98,20 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
 async function* preflight(ctx: RunContext, taskId: string) {
   const { gateway } = ctx.deps;
   if (ctx.sessionId) {
-    const isRestored = await gateway.ensureSessionRestored({
-      cwd: ctx.state.cwd,
-      sessionId: ctx.sessionId,
-      taskId,
-    });
+    const isRestored = await gateway.ensureSessionRestored(
+      { cwd: ctx.state.cwd, sessionId: ctx.sessionId, taskId },
+      ctx.abort.signal,
+    );
     if (!isRestored) throw new AguiError(ErrorCode.EXECUTION_LOST, 'sessionToResumeUnavailable');
   }
-  const frame = await gateway.getTask(taskId);
+  const frame = await getTask(ctx, taskId);
   const snapshot = unwrapFrame(frame);
   if (snapshot.taskId !== taskId || (snapshot.contextId && snapshot.contextId !== ctx.state.contextId)) {
     throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityMismatch');
   }
   await ctx.acceptIdentities(snapshot);
   yield* ctx.mapper.map(frame, ctx.now(), { includePipeline: false, includeStatusText: false });
-  const pipeline = await gateway.getPipelineState(taskId, ctx.mapper.pipelineCursor);
+  const pipeline = await gateway.getPipelineState(taskId, ctx.mapper.pipelineCursor, ctx.abort.signal);
   if (pipeline) yield* ctx.mapper.mapPipelineRecovery(pipeline, ctx.now());
   return snapshot;
 }
@@ -141,6 +140,8 @@ async function* sendAnswers(
   for (const step of plan.steps) {
     const message = resumeMessage(ctx, step, taskId);
     if (step.method === 'SendMessage') {
+      // Not aborted when the client leaves: an answer the kernel may have taken is recorded once it says so
+      // (bounded by the call timeout), so that a retry is recognised as already applied.
       await acceptedOrRejected(ctx.deps.gateway.sendMessage(message));
       await commitAnswers(ctx, step);
       continue;
@@ -184,7 +185,7 @@ async function* consumeAccepted(
 
 /** Sideband answers and the T-APP 14 rule: GetTask, SubscribeToTask unless done, and GetTask again on a failed subscription. */
 async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
-  const first = yield* consumeFrames(ctx, single(await ctx.deps.gateway.getTask(taskId)));
+  const first = yield* consumeFrames(ctx, single(await getTask(ctx, taskId)));
   if (first.kind !== 'eof') return first;
   let failure: unknown;
   try {
@@ -194,7 +195,7 @@ async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGen
     if (isAguiError(error)) throw error;
     failure = error;
   }
-  const again = await ctx.deps.gateway.getTask(taskId);
+  const again = await getTask(ctx, taskId);
   const { state } = unwrapFrame(again);
   if (state && isStopState(state)) return yield* consumeFrames(ctx, single(again));
   throw failure ?? new Error('the task subscription ended before the task did');
@@ -208,12 +209,17 @@ async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGen
 async function* continueAfterBoundary(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
   const subscribed = yield* consumeFrames(ctx, subscribe(ctx, taskId), { firstTaskSnapshot: 'inputs-only' });
   if (subscribed.kind !== 'eof') return subscribed;
-  const decided = yield* consumeFrames(ctx, single(await ctx.deps.gateway.getTask(taskId)), {
+  const decided = yield* consumeFrames(ctx, single(await getTask(ctx, taskId)), {
     firstTaskSnapshot: 'inputs-only',
   });
   if (decided.kind !== 'eof') return decided;
   ctx.cancelUpstream(taskId);
   throw new AguiError(ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable');
+}
+
+/** GetTask stops as soon as the run does (a client gone): the thread must not wait for a hung kernel. */
+function getTask(ctx: RunContext, taskId: string): Promise<A2aFrame> {
+  return ctx.deps.gateway.getTask(taskId, undefined, ctx.abort.signal);
 }
 
 function subscribe(ctx: RunContext, taskId: string): AsyncIterable<A2aFrame> {

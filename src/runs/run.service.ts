@@ -145,6 +145,7 @@ export class RunService implements BeforeApplicationShutdown {
         logger: this.logger,
         validate: (schema, payload) => this.validator.validate(schema, payload),
         interruptTtlSeconds: this.config.interruptTtlSeconds,
+        cancelTimeoutMs: this.config.cancelTimeoutMs,
       });
       const observed = this.telemetry.startRun(
         { threadId: run.threadId, runId: run.runId, executionId: run.executionId, face: run.face },
@@ -163,9 +164,9 @@ export class RunService implements BeforeApplicationShutdown {
       this.openRuns.set(execution, new Promise<void>((resolve) => (settle = resolve)));
       const pump = async () => {
         try {
+          // After the client left the run is drained, not dropped: it has stopped its A2A calls (or reads on,
+          // bounded, only to learn the task id it must cancel) and ends through its own teardown.
           for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-            // A client that left early still lets the run read on until the task id is known (to cancel it).
-            if (subscriber.closed && !execution.isReadingToCancel) break;
             if (!subscriber.closed) subscriber.next(next.value);
             observed.event(next.value);
             // After the client has it; hooks are called, never awaited (issue #10).

@@ -33,6 +33,24 @@ export class ThreadRunState implements RunPersistence {
   }
 
   async markTerminal(last: (state: ThreadState) => ThreadState = (state) => state): Promise<void> {
+    await this.writeTerminal(last);
+  }
+
+  /**
+   * The client left: the execution becomes terminal and the slot is freed inside the same hold of the
+   * thread's lock, so a next run queued on that lock (the client's retry) is admitted rather than refused
+   * THREAD_BUSY — and, in cluster mode, the marking lands while the lease still fences it. The slot is
+   * freed even if the marking fails.
+   */
+  async markTerminalAndRelease(): Promise<void> {
+    await this.writeTerminal((state) => state, () => this.releaseNow());
+    await this.release();
+  }
+
+  private async writeTerminal(
+    last: (state: ThreadState) => ThreadState,
+    insideLock?: () => Promise<void>,
+  ): Promise<void> {
     try {
       await this.write((current) => {
         const state = last(current);
@@ -43,7 +61,7 @@ export class ThreadRunState implements RunPersistence {
             ? state.terminalExecutionIds
             : [...state.terminalExecutionIds, state.execution.executionId],
         };
-      });
+      }, insideLock);
     } catch (error) {
       // Best effort (reference §6.6): the run already ended; a later turn rotates the execution anyway.
       this.logger.warn({
@@ -71,8 +89,14 @@ export class ThreadRunState implements RunPersistence {
     return this.released;
   }
 
-  write(change: (state: ThreadState) => ThreadState): Promise<void> {
-    const written = this.writeWithRetry(change);
+  private releaseNow(): Promise<void> {
+    this.released ??= this.registry.release(this.current.threadId, this.runId);
+    return this.released;
+  }
+
+  /** `insideLock` runs after the commit, before the lock is let go. */
+  write(change: (state: ThreadState) => ThreadState, insideLock?: () => Promise<void>): Promise<void> {
+    const written = this.writeWithRetry(change, insideLock);
     this.lastWrite = written.catch(() => undefined);
     return written;
   }
@@ -81,7 +105,10 @@ export class ThreadRunState implements RunPersistence {
    * Under the thread's lock, on the freshest document. In cluster mode a compare-and-set that another
    * replica (a cancel, an expiry) won is simply redone on what it wrote: `change` is a function of the state.
    */
-  private async writeWithRetry(change: (state: ThreadState) => ThreadState): Promise<void> {
+  private async writeWithRetry(
+    change: (state: ThreadState) => ThreadState,
+    insideLock?: () => Promise<void>,
+  ): Promise<void> {
     const { threadId, execution } = this.current;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -93,6 +120,7 @@ export class ThreadRunState implements RunPersistence {
           const next = change(loaded);
           await this.registry.commit(next, { runId: this.runId });
           this.current = next;
+          await insideLock?.();
         });
       } catch (error) {
         if (!(error instanceof ThreadWriteConflictError) || attempt >= WRITE_ATTEMPTS) throw error;
