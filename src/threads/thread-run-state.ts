@@ -43,7 +43,10 @@ export class ThreadRunState implements RunPersistence {
    * freed even if the marking fails.
    */
   async markTerminalAndRelease(): Promise<void> {
-    await this.writeTerminal((state) => state, () => this.releaseNow());
+    await this.writeTerminal(
+      (state) => state,
+      () => this.releaseNow(),
+    );
     await this.release();
   }
 
@@ -89,9 +92,11 @@ export class ThreadRunState implements RunPersistence {
     return this.released;
   }
 
+  /** Not through `released`: a release() already waiting for this very write would wait on itself. */
   private releaseNow(): Promise<void> {
-    this.released ??= this.registry.release(this.current.threadId, this.runId);
-    return this.released;
+    const released = this.registry.release(this.current.threadId, this.runId);
+    this.released ??= released;
+    return released;
   }
 
   /** `insideLock` runs after the commit, before the lock is let go. */
