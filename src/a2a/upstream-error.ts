@@ -1,3 +1,4 @@
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { isSessionBackupNotReady } from './sdk-a2a-gateway';
 
 /**
@@ -6,11 +7,23 @@ import { isSessionBackupNotReady } from './sdk-a2a-gateway';
  * puts `data` on its error, or on the error's `cause` when the error frame came mid-stream.
  */
 export function isUpstreamBackupNotReady(error: unknown): boolean {
+  return someInCauseChain(error, (current) => isSessionBackupNotReady((current as { data?: unknown }).data));
+}
+
+/**
+ * Whether the kernel answered that the task does not exist (A2A TaskNotFoundError, JSON-RPC -32001): it has
+ * forgotten it, e.g. after a restart. Timeouts, resets and other errors are not this: they may pass.
+ */
+export function isTaskGone(error: unknown): boolean {
+  return someInCauseChain(error, (current) => current instanceof TaskNotFoundError);
+}
+
+/** `error` or one of its first causes (the gateway wraps some SDK errors once) satisfies `test`. */
+function someInCauseChain(error: unknown, test: (current: object) => boolean): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
     if (typeof current !== 'object') return false;
-    const { data, cause } = current as { data?: unknown; cause?: unknown };
-    if (isSessionBackupNotReady(data)) return true;
-    current = cause;
+    if (test(current)) return true;
+    current = (current as { cause?: unknown }).cause;
   }
   return false;
 }

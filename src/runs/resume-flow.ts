@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { isUpstreamBackupNotReady } from '../a2a/upstream-error';
+import { isTaskGone, isUpstreamBackupNotReady } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isStopState } from '../events/run-outcome';
@@ -47,7 +47,9 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
   // Seed expiry: an expired interrupt is rejected at the next access, before anything is asked of A2A.
   if (expiredIds(execution.pending, ctx.now()).length > 0) await expireExecution(ctx, taskId);
 
-  const snapshot = yield* preflight(ctx, taskId);
+  const preflighted = yield* preflight(ctx, taskId);
+  if (preflighted.kind === 'forgotten') return yield* abandonForgotten(ctx, preflighted.messageKey);
+  const { snapshot } = preflighted;
   const reconciled = reconcilePending({
     current: execution.pending,
     snapshot,
@@ -93,7 +95,8 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
 
 /**
  * §5.4 steps 2–4, in the asserted order: session restore, GetTask (identity checked, mapped without status
- * text or Pipeline envelopes), Pipeline catch-up. Returns the unwrapped snapshot for reconciliation.
+ * text or Pipeline envelopes), Pipeline catch-up. Returns the unwrapped snapshot for reconciliation, or
+ * `forgotten` when the kernel says the session or the task does not exist (not a transient failure).
  */
 async function* preflight(ctx: RunContext, taskId: string) {
   const { gateway } = ctx.deps;
@@ -102,9 +105,15 @@ async function* preflight(ctx: RunContext, taskId: string) {
       { cwd: ctx.state.cwd, sessionId: ctx.sessionId, taskId },
       ctx.abort.signal,
     );
-    if (!isRestored) throw new AguiError(ErrorCode.EXECUTION_LOST, 'sessionToResumeUnavailable');
+    if (!isRestored) return forgotten('sessionToResumeUnavailable');
   }
-  const frame = await getTask(ctx, taskId);
+  let frame: A2aFrame;
+  try {
+    frame = await getTask(ctx, taskId);
+  } catch (error) {
+    if (isTaskGone(error)) return forgotten('taskToResumeUnavailable');
+    throw error;
+  }
   const snapshot = unwrapFrame(frame);
   if (snapshot.taskId !== taskId || (snapshot.contextId && snapshot.contextId !== ctx.state.contextId)) {
     throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityMismatch');
@@ -113,7 +122,29 @@ async function* preflight(ctx: RunContext, taskId: string) {
   yield* ctx.mapper.map(frame, ctx.now(), { includePipeline: false, includeStatusText: false });
   const pipeline = await gateway.getPipelineState(taskId, ctx.mapper.pipelineCursor, ctx.abort.signal);
   if (pipeline) yield* ctx.mapper.mapPipelineRecovery(pipeline, ctx.now());
-  return snapshot;
+  return { kind: 'snapshot' as const, snapshot };
+}
+
+function forgotten(messageKey: MessageKey) {
+  return { kind: 'forgotten' as const, messageKey };
+}
+
+/**
+ * The kernel forgot the execution (it restarted without it). Answers cannot reach it, so a resume that
+ * only cancels ends the execution here — terminal, the thread free — while one that answers is refused
+ * EXECUTION_LOST with the interrupt kept (README "After a kernel restart").
+ */
+async function* abandonForgotten(ctx: RunContext, messageKey: MessageKey): AsyncGenerator<BaseEvent, never> {
+  const resume = ctx.run.input.resume ?? [];
+  if (resume.length === 0 || resume.some((entry) => entry.status !== 'cancelled')) {
+    throw new AguiError(ErrorCode.EXECUTION_LOST, messageKey);
+  }
+  ctx.deps.logger.log({ msg: 'the kernel no longer knows the execution: cancelled here', ...ctx.ids() });
+  await ctx.persist(
+    (state) => ({ ...state, execution: { ...state.execution, pending: {} } }),
+    'acceptedResponseNotCommitted',
+  );
+  throw new AguiError(ErrorCode.CANCELLED, 'cancelledByInterruptResponse');
 }
 
 /** §5.6: the plan's A2A calls in order, each committing its answers when A2A accepts them. */

@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import type { BaseEvent } from '@ag-ui/core';
 import { Observable } from 'rxjs';
 import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
+import { isTaskGone } from '../a2a/upstream-error';
 import { ActivityTracker } from '../common/activity-tracker';
 import { AguiError } from '../common/agui-error';
 import { CLOCK, type Clock } from '../common/clock';
@@ -13,7 +14,11 @@ import { MessageCatalogue } from '../i18n/message-catalogue';
 import { ResponseValidator } from '../interrupts/response-validator';
 import { RunMetrics } from '../metrics/run-metrics';
 import { RunTelemetry } from '../metrics/run-telemetry';
-import { ThreadAdmissionService } from '../threads/thread-admission.service';
+import {
+  ThreadAdmissionService,
+  type ThreadAdmission,
+  type ThreadAdmissionRequest,
+} from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
 import type { IacCodeProps } from './input/parse-run-input';
@@ -65,7 +70,7 @@ export class RunService implements BeforeApplicationShutdown {
         : error;
     });
     const admissionStarted = this.clock.now();
-    const { state, expiredTaskId } = await this.admission.admit({
+    const { state, expiredTaskId } = await this.admitOrRecover({
       threadId: input.threadId,
       runId: input.runId,
       rawBody: request.rawBody,
@@ -99,6 +104,36 @@ export class RunService implements BeforeApplicationShutdown {
       face: request.face,
       admittedAtMs: this.clock.now(),
     };
+  }
+
+  /**
+   * A new turn on a thread parked at an interrupt is refused RESUME_REQUIRED — unless the kernel has
+   * forgotten that execution (restarted without it): then nothing can answer it any more, so it is ended
+   * and the turn admitted (README "After a kernel restart"). One GetTask per such refusal, bounded.
+   */
+  private async admitOrRecover(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
+    try {
+      return await this.admission.admit(request);
+    } catch (error) {
+      if (!(error instanceof AguiError && error.code === ErrorCode.RESUME_REQUIRED)) throw error;
+      const forgotten = await this.forgottenExecutionOf(request.threadId);
+      if (forgotten === undefined) throw error;
+      await this.admission.abandonExecution(request.threadId, forgotten);
+      return this.admission.admit(request);
+    }
+  }
+
+  /** The parked execution's id when the kernel answers that its task does not exist; else undefined. */
+  private async forgottenExecutionOf(threadId: string): Promise<string | undefined> {
+    const state = await this.registry.withLock(threadId, () => this.registry.load(threadId));
+    const taskId = state?.execution.taskId;
+    if (!state || !taskId) return undefined;
+    try {
+      await this.activity.track(() => this.gateway.getTask(taskId));
+      return undefined;
+    } catch (error) {
+      return isTaskGone(error) ? state.execution.executionId : undefined;
+    }
   }
 
   /**

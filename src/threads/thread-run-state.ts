@@ -4,7 +4,8 @@ import { ErrorCode } from '../common/error-code';
 import type { RunPersistence } from '../runs/run-persistence';
 import { ThreadWriteConflictError } from './thread-cluster';
 import type { ThreadRegistry } from './thread-registry';
-import type { ThreadExecution, ThreadState } from './thread-state';
+import { withExecutionTerminal } from './terminal-execution';
+import type { ThreadState } from './thread-state';
 
 /** A compare-and-set lost to another replica is redone this many times in all (cluster mode). */
 const WRITE_ATTEMPTS = 3;
@@ -55,16 +56,7 @@ export class ThreadRunState implements RunPersistence {
     insideLock?: () => Promise<void>,
   ): Promise<void> {
     try {
-      await this.write((current) => {
-        const state = last(current);
-        return {
-          ...state,
-          execution: terminalExecution(state.execution),
-          terminalExecutionIds: state.terminalExecutionIds.includes(state.execution.executionId)
-            ? state.terminalExecutionIds
-            : [...state.terminalExecutionIds, state.execution.executionId],
-        };
-      }, insideLock);
+      await this.write((current) => withExecutionTerminal(last(current)), insideLock);
     } catch (error) {
       // Best effort (reference §6.6): the run already ended; a later turn rotates the execution anyway.
       this.logger.warn({
@@ -132,8 +124,4 @@ export class ThreadRunState implements RunPersistence {
       }
     }
   }
-}
-
-function terminalExecution(execution: ThreadExecution): ThreadExecution {
-  return { ...execution, taskId: null, lastTaskId: execution.taskId ?? execution.lastTaskId, pending: {} };
 }
