@@ -70,7 +70,7 @@ export class RunService implements BeforeApplicationShutdown {
         : error;
     });
     const admissionStarted = this.clock.now();
-    const { state, expiredTaskId } = await this.admitOrRecover({
+    const { state, expiredTaskId, staleTaskId } = await this.admitOrRecover({
       threadId: input.threadId,
       runId: input.runId,
       rawBody: request.rawBody,
@@ -86,7 +86,10 @@ export class RunService implements BeforeApplicationShutdown {
     this.metrics.observeAdmission((this.clock.now() - admissionStarted) / 1000);
     if (expiredTaskId) {
       this.metrics.interruptExpired();
-      this.cancelExpired(expiredTaskId, input.threadId);
+      this.cancelReplaced(expiredTaskId, input.threadId, 'CancelTask of an expired interrupt failed');
+    }
+    if (staleTaskId) {
+      this.cancelReplaced(staleTaskId, input.threadId, 'CancelTask of a task left bound failed');
     }
     this.logger.debug({ msg: 'run admitted', threadId: input.threadId, runId: input.runId });
     return {
@@ -254,18 +257,14 @@ export class RunService implements BeforeApplicationShutdown {
     await Promise.race([allEnded(), delay(2000)]);
   }
 
-  /** Seed expiry (DESIGN): the turn that replaced an expired interrupt cancels its A2A task, best effort. */
-  private cancelExpired(taskId: string, threadId: string): void {
+  /**
+   * The turn that replaced an execution cancels the task it still had bound, best effort: an expired
+   * interrupt (seed expiry), or a run that never ended its task (the service stopped mid-run).
+   */
+  private cancelReplaced(taskId: string, threadId: string, failure: string): void {
     this.activity
       .track(() => this.gateway.cancelTask(taskId))
-      .catch((error: unknown) =>
-        this.logger.warn({
-          msg: 'CancelTask of an expired interrupt failed',
-          threadId,
-          taskId,
-          error: String(error),
-        }),
-      );
+      .catch((error: unknown) => this.logger.warn({ msg: failure, threadId, taskId, error: String(error) }));
   }
 }
 

@@ -26,6 +26,8 @@ export interface ThreadAdmission {
   readonly state: ThreadState;
   /** A task whose pending interrupts expired when this turn replaced them: cancel it best-effort. */
   readonly expiredTaskId?: string;
+  /** A task the replaced execution still had bound (its run never ended it): cancel it best-effort. */
+  readonly staleTaskId?: string;
 }
 
 /** Admission decided again after a lost compare-and-set, this many times in all (cluster mode). */
@@ -131,6 +133,7 @@ export class ThreadAdmissionService {
     return {
       state: decision.state,
       ...(decision.expiredTaskId ? { expiredTaskId: decision.expiredTaskId } : {}),
+      ...(decision.staleTaskId ? { staleTaskId: decision.staleTaskId } : {}),
     };
   }
 }
