@@ -13,10 +13,12 @@ import {
   type SendStep,
 } from '../interrupts/group-for-sending';
 import { expiredIds } from '../interrupts/interrupt-expiry';
+import { isTakenByKernel, permissionAnswersInHistory } from '../interrupts/kernel-held-answers';
 import { planLostExecution } from '../interrupts/plan-lost-execution';
 import { reconcilePending } from '../interrupts/reconcile-pending';
 import { answerDigests } from '../interrupts/resume-digests';
 import { planResume } from '../interrupts/resume-plan';
+import { appliedDigestsFor, digestOfEntry } from '../interrupts/applied-digests';
 import type { MessageKey } from '../i18n/message-key';
 import type { PendingInterruptEntry } from '../threads/thread-state';
 import { commitInterrupt, consumeFrames, type StreamEnd } from './frame-consumer';
@@ -49,7 +51,17 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
 
   const preflighted = yield* preflight(ctx, taskId);
   if (preflighted.kind === 'forgotten') return yield* abandonForgotten(ctx, preflighted.messageKey);
-  const { snapshot } = preflighted;
+  const { snapshot, frame } = preflighted;
+  // An answer recorded for this execution is not a lost one, even if the kernel asks the same input again.
+  const recorded = appliedDigestsFor(ctx.state.appliedResumeDigests, execution.executionId);
+  const held = [...permissionAnswersInHistory(frame)].filter((id) => !recorded.has(id));
+  if (isTakenByKernel(resume, execution.pending, new Set(held))) {
+    const commits = resume.map((entry) => ({
+      interruptId: entry.interruptId,
+      digest: digestOfEntry(entry, digests),
+    }));
+    return yield* recordTakenAnswers(ctx, commits, taskId, snapshot.state);
+  }
   const reconciled = reconcilePending({
     current: execution.pending,
     snapshot,
@@ -122,7 +134,28 @@ async function* preflight(ctx: RunContext, taskId: string) {
   yield* ctx.mapper.map(frame, ctx.now(), { includePipeline: false, includeStatusText: false });
   const pipeline = await gateway.getPipelineState(taskId, ctx.mapper.pipelineCursor, ctx.abort.signal);
   if (pipeline) yield* ctx.mapper.mapPipelineRecovery(pipeline, ctx.now());
-  return { kind: 'snapshot' as const, snapshot };
+  return { kind: 'snapshot' as const, snapshot, frame };
+}
+
+/**
+ * The kernel already holds these answers (the service stopped after it accepted them, before they were
+ * recorded): they are recorded now and not sent again, the rest of the turn is streamed from the task (its
+ * snapshot was mapped by the preflight; a task still working is followed), and the run ends with
+ * RESUME_ALREADY_APPLIED — unless the turn reached a new interrupt, which ends it as usual.
+ */
+async function* recordTakenAnswers(
+  ctx: RunContext,
+  commits: AnswerCommit[],
+  taskId: string,
+  state: string | undefined,
+): AsyncGenerator<BaseEvent, StreamEnd> {
+  ctx.deps.logger.log({ msg: 'the kernel already took this answer: recorded, not sent again', ...ctx.ids() });
+  await commitAnswers(ctx, { commits, syntheticToolResults: [] });
+  if (!isStopState(state)) {
+    const followed = yield* consumeFrames(ctx, subscribe(ctx, taskId), { firstTaskSnapshot: 'inputs-only' });
+    if (followed.kind === 'interrupted') return followed;
+  }
+  throw new AguiError(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied');
 }
 
 function forgotten(messageKey: MessageKey) {
@@ -275,7 +308,10 @@ function resumeMessage(ctx: RunContext, step: SendStep, taskId: string): A2aOutg
 }
 
 /** Records the step's answers as applied and drops them from pending, durably, then queues their tool results. */
-async function commitAnswers(ctx: RunContext, step: SendStep): Promise<void> {
+async function commitAnswers(
+  ctx: RunContext,
+  step: Pick<SendStep, 'commits' | 'syntheticToolResults'>,
+): Promise<void> {
   const executionId = ctx.state.execution.executionId;
   const ids = new Set(step.commits.map((commit: AnswerCommit) => commit.interruptId));
   await ctx.persist(
