@@ -4,40 +4,14 @@ import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-s
 import { ActivityTracker } from '../common/activity-tracker';
 import { ErrorCode } from '../common/error-code';
 import { ThreadRegistry } from '../threads/thread-registry';
-import type { ThreadState } from '../threads/thread-state';
 import { CancelService } from './cancel.service';
+import { threadStateFixture } from '../../test/support/thread-state-fixture';
 
 const REQUEST = { threadId: 'thread-1', executionId: 'exec-1', rosInvocationId: 'invocation-1' };
 
-function parkedThread(): ThreadState {
-  return {
-    schemaVersion: 1,
-    threadId: 'thread-1',
-    contextId: 'agui-0123456789abcdef0123456789abcdef01234567',
-    cwd: '/work/ws',
-    userId: null,
-    iacCodeSessionId: 'session-1',
-    execution: {
-      executionId: 'exec-1',
-      rosInvocationId: 'invocation-1',
-      taskId: 'task-1',
-      lastTaskId: null,
-      pipelineSequence: 0,
-      pipelineOpenSteps: [],
-      textSnapshotDigests: [],
-      pending: {
-        'permission-1': { value: { inputId: 'permission-1', kind: 'permission' }, sideband: false },
-      },
-    },
-    runDigests: {},
-    appliedResumeDigests: [],
-    terminalExecutionIds: [],
-  };
-}
-
 async function newCancelService() {
   const store = new InMemoryThreadStore();
-  await store.save(parkedThread());
+  await store.save(threadStateFixture({ isParked: true }));
   const registry = new ThreadRegistry(store);
   const gateway = new ScriptedA2aGateway();
   const service = new CancelService(registry, gateway, new ActivityTracker(new FakeClock()));

@@ -2,37 +2,11 @@ import { FakeClock } from '../../test/support/fakes/fake-clock';
 import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
 import { ThreadAdmissionService } from './thread-admission.service';
 import { ThreadRegistry } from './thread-registry';
-import type { ThreadState } from './thread-state';
-
-function parkedThread(): ThreadState {
-  return {
-    schemaVersion: 1,
-    threadId: 'thread-1',
-    contextId: 'agui-0123456789abcdef0123456789abcdef01234567',
-    cwd: '/work/ws',
-    userId: null,
-    iacCodeSessionId: 'session-1',
-    execution: {
-      executionId: 'exec-1',
-      rosInvocationId: 'invocation-1',
-      taskId: 'task-1',
-      lastTaskId: null,
-      pipelineSequence: 0,
-      pipelineOpenSteps: [],
-      textSnapshotDigests: [],
-      pending: {
-        'permission-1': { value: { inputId: 'permission-1', kind: 'permission' }, sideband: false },
-      },
-    },
-    runDigests: { 'run-1': 'd'.repeat(64) },
-    appliedResumeDigests: [],
-    terminalExecutionIds: [],
-  };
-}
+import { threadStateFixture } from '../../test/support/thread-state-fixture';
 
 async function newAdmission() {
   const store = new InMemoryThreadStore();
-  await store.save(parkedThread());
+  await store.save(threadStateFixture({ isParked: true }));
   const registry = new ThreadRegistry(store);
   return { admission: new ThreadAdmissionService(registry, new FakeClock()), registry, store };
 }

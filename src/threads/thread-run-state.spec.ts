@@ -2,38 +2,14 @@ import { Logger } from '@nestjs/common';
 import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
 import { ThreadRegistry } from './thread-registry';
 import { ThreadRunState } from './thread-run-state';
-import type { ThreadState } from './thread-state';
+import { threadStateFixture } from '../../test/support/thread-state-fixture';
 
 const THREAD = 'thread-1';
-
-function admittedState(): ThreadState {
-  return {
-    schemaVersion: 1,
-    threadId: THREAD,
-    contextId: 'agui-0123456789abcdef0123456789abcdef01234567',
-    cwd: '/work/ws',
-    userId: null,
-    iacCodeSessionId: 'session-1',
-    execution: {
-      executionId: 'exec-1',
-      rosInvocationId: 'invocation-1',
-      taskId: 'task-1',
-      lastTaskId: null,
-      pipelineSequence: 0,
-      pipelineOpenSteps: [],
-      textSnapshotDigests: [],
-      pending: {},
-    },
-    runDigests: { 'run-1': 'd'.repeat(64) },
-    appliedResumeDigests: [],
-    terminalExecutionIds: [],
-  };
-}
 
 async function admittedRun() {
   const store = new InMemoryThreadStore();
   const registry = new ThreadRegistry(store);
-  const state = admittedState();
+  const state = threadStateFixture();
   await registry.withLock(THREAD, () => registry.commitAndClaim(state, 'run-1'));
   const run = new ThreadRunState(registry, state, 'run-1', new Logger('test'));
   return { store, registry, run };
