@@ -39,7 +39,7 @@ export interface A2aGateway {
   /** `SubscribeToTask`; the first frame is the current task snapshot. */
   subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame>;
   /** Non-streaming `SendMessage` (sideband permission answers, reference §5.6); resolves with `{task}` or `{message}`. */
-  sendMessage(message: A2aOutgoingMessage, signal?: AbortSignal): Promise<A2aFrame>;
+  sendMessage(message: A2aOutgoingMessage): Promise<A2aFrame>;
   /**
    * `POST <a2a>/iac-code/session/ensure-restored` before a resume (reference §3.1, §5.4 step 2): true when
    * the session is current or was restored, false when the kernel cannot restore it (404). A backup still

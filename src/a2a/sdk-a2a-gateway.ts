@@ -128,14 +128,14 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     return { task: Task.toJSON(task) };
   }
 
-  async sendMessage(message: A2aOutgoingMessage, signal?: AbortSignal): Promise<A2aFrame> {
+  async sendMessage(message: A2aOutgoingMessage): Promise<A2aFrame> {
     const client = await this.client();
     const request = SendMessageRequest.fromJSON({
       message,
       configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
     });
     const result = await this.observer.call('SendMessage', (serviceParameters) =>
-      client.sendMessage(request, { signal, serviceParameters }),
+      client.sendMessage(request, { serviceParameters }),
     );
     return 'status' in result ? { task: Task.toJSON(result) } : { message: Message.toJSON(result) };
   }

@@ -35,12 +35,9 @@ export function createUpstreamFetch(token: string | undefined, deadlines: Upstre
     const headers = new Headers(init?.headers);
     if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
     const isStream = (headers.get('accept') ?? '').includes('text/event-stream');
-    const callDeadline = AbortSignal.timeout(deadlines.callTimeoutMs);
     const signal = isStream
       ? (init?.signal ?? undefined)
-      : init?.signal
-        ? AbortSignal.any([init.signal, callDeadline])
-        : callDeadline;
+      : withDeadline(init?.signal, deadlines.callTimeoutMs);
     // undici's own fetch, not the global one: Node's bundled undici may differ from the Agent's version.
     return undiciFetch(input instanceof Request ? input.url : input, {
       method: init?.method,
@@ -57,4 +54,10 @@ export function createUpstreamFetch(token: string | undefined, deadlines: Upstre
       await Promise.all([streams.destroy(), calls.destroy()]);
     },
   };
+}
+
+/** The caller's signal (if any) joined with a timeout: whichever fires first ends the call. */
+function withDeadline(signal: AbortSignal | null | undefined, ms: number): AbortSignal {
+  const deadline = AbortSignal.timeout(ms);
+  return signal ? AbortSignal.any([signal, deadline]) : deadline;
 }
