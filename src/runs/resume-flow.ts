@@ -50,7 +50,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
   if (expiredIds(execution.pending, ctx.now()).length > 0) await expireExecution(ctx, taskId);
 
   const preflighted = yield* preflight(ctx, taskId);
-  if (preflighted.kind === 'forgotten') return yield* abandonForgotten(ctx, preflighted.messageKey);
+  if (preflighted.kind === 'forgotten') return await abandonForgotten(ctx, preflighted.messageKey);
   const { snapshot, frame } = preflighted;
   // An answer recorded for this execution is not a lost one, even if the kernel asks the same input again.
   const recorded = appliedDigestsFor(ctx.state.appliedResumeDigests, execution.executionId);
@@ -167,7 +167,7 @@ function forgotten(messageKey: MessageKey) {
  * only cancels ends the execution here — terminal, the thread free — while one that answers is refused
  * EXECUTION_LOST with the interrupt kept (README "After a kernel restart").
  */
-async function* abandonForgotten(ctx: RunContext, messageKey: MessageKey): AsyncGenerator<BaseEvent, never> {
+async function abandonForgotten(ctx: RunContext, messageKey: MessageKey): Promise<never> {
   const resume = ctx.run.input.resume ?? [];
   if (resume.length === 0 || resume.some((entry) => entry.status !== 'cancelled')) {
     throw new AguiError(ErrorCode.EXECUTION_LOST, messageKey);
