@@ -24,13 +24,18 @@ export interface A2aOutgoingMessage {
   readonly metadata: { readonly iac_code: Readonly<Record<string, unknown>> };
 }
 
+/**
+ * Every unary call is bounded by IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS and every stream by
+ * IAC_CODE_AGUI_A2A_IDLE_SECONDS of silence; a run also passes its own signal, so a client that leaves
+ * stops the call at once.
+ */
 export interface A2aGateway {
   /** `SendStreamingMessage`; the iterable ends when the upstream closes the stream (A2A 1.0 has no `final`). */
   sendStreamingMessage(message: A2aOutgoingMessage, signal: AbortSignal): AsyncIterable<A2aFrame>;
   /** `CancelTask`, bounded by IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS; rejects on failure or timeout. */
   cancelTask(taskId: string): Promise<void>;
   /** `GetTask` with `historyLength` (default 100), returned as `{ task }`. */
-  getTask(taskId: string, historyLength?: number): Promise<A2aFrame>;
+  getTask(taskId: string, historyLength?: number, signal?: AbortSignal): Promise<A2aFrame>;
   /** `SubscribeToTask`; the first frame is the current task snapshot. */
   subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame>;
   /** Non-streaming `SendMessage` (sideband permission answers, reference §5.6); resolves with `{task}` or `{message}`. */
@@ -40,9 +45,16 @@ export interface A2aGateway {
    * the session is current or was restored, false when the kernel cannot restore it (404). A backup still
    * syncing rejects with AguiError SESSION_BACKUP_NOT_READY.
    */
-  ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }): Promise<boolean>;
+  ensureSessionRestored(
+    request: { cwd: string; sessionId: string; taskId: string },
+    signal?: AbortSignal,
+  ): Promise<boolean>;
   /** `GET <a2a>/iac-code/pipeline/state` (reference §4.6); undefined when the task has no Pipeline (404). */
-  getPipelineState(taskId: string, afterSequence: number): Promise<Record<string, unknown> | undefined>;
+  getPipelineState(
+    taskId: string,
+    afterSequence: number,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown> | undefined>;
   /** Resolves when the upstream answers its agent card; used by /health/ready. */
   checkReady(): Promise<void>;
 }

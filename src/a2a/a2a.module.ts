@@ -53,6 +53,8 @@ import { A2A_UPSTREAM, CUSTOM_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream }
               url: running.descriptor.url,
               token: running.token,
               cancelTimeoutMs: config.cancelTimeoutMs,
+              idleMs: config.a2aIdleMs,
+              callTimeoutMs: config.a2aCallTimeoutMs,
               observer,
             }),
     },

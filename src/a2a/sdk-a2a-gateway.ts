@@ -25,6 +25,10 @@ export interface SdkA2aGatewayOptions {
   readonly token?: string;
   /** IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS in milliseconds. */
   readonly cancelTimeoutMs: number;
+  /** IAC_CODE_AGUI_A2A_IDLE_SECONDS in milliseconds (default 120 s). */
+  readonly idleMs?: number;
+  /** IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS in milliseconds (default 60 s). */
+  readonly callTimeoutMs?: number;
   /** Bound on one agent-card fetch (client creation and readiness). */
   readonly cardTimeoutMs?: number;
   /** Times and traces each call and sends its W3C trace headers; calls go unobserved without it. */
@@ -40,6 +44,8 @@ const UNOBSERVED: Pick<A2aCallObserver, 'call' | 'stream'> = {
 /** reference §3.1: GetTask asks for the last 100 history entries unless told otherwise. */
 export const DEFAULT_HISTORY_LENGTH = 100;
 const DEFAULT_CARD_TIMEOUT_MS = 5000;
+const DEFAULT_IDLE_MS = 120_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** reference §3.1: the adapter only accepts text output modes. */
 const ACCEPTED_OUTPUT_MODES = ['text/plain'];
 
@@ -56,7 +62,10 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   constructor(private readonly options: SdkA2aGatewayOptions) {
     this.baseUrl = withTrailingSlash(options.url);
     this.observer = options.observer ?? UNOBSERVED;
-    this.upstreamFetch = createUpstreamFetch(options.token);
+    this.upstreamFetch = createUpstreamFetch(options.token, {
+      idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
+      callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    });
     this.resolver = new PinnedAgentCardResolver(
       this.upstreamFetch.fetch,
       options.cardTimeoutMs ?? DEFAULT_CARD_TIMEOUT_MS,
@@ -108,10 +117,14 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     }
   }
 
-  async getTask(taskId: string, historyLength = DEFAULT_HISTORY_LENGTH): Promise<A2aFrame> {
+  async getTask(
+    taskId: string,
+    historyLength = DEFAULT_HISTORY_LENGTH,
+    signal?: AbortSignal,
+  ): Promise<A2aFrame> {
     const client = await this.client();
     const task = await this.observer.call('GetTask', (serviceParameters) =>
-      client.getTask(GetTaskRequest.fromJSON({ id: taskId, historyLength }), { serviceParameters }),
+      client.getTask(GetTaskRequest.fromJSON({ id: taskId, historyLength }), { signal, serviceParameters }),
     );
     return { task: Task.toJSON(task) };
   }
@@ -128,11 +141,15 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     return 'status' in result ? { task: Task.toJSON(result) } : { message: Message.toJSON(result) };
   }
 
-  async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }): Promise<boolean> {
+  async ensureSessionRestored(
+    request: { cwd: string; sessionId: string; taskId: string },
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const response = await this.upstreamFetch.fetch(`${this.baseUrl}iac-code/session/ensure-restored`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
+      signal,
     });
     if (response.status === 404) return false;
     const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
@@ -146,9 +163,12 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   async getPipelineState(
     taskId: string,
     afterSequence: number,
+    signal?: AbortSignal,
   ): Promise<Record<string, unknown> | undefined> {
     const query = new URLSearchParams({ taskId, afterSequence: String(afterSequence) });
-    const response = await this.upstreamFetch.fetch(`${this.baseUrl}iac-code/pipeline/state?${query}`);
+    const response = await this.upstreamFetch.fetch(`${this.baseUrl}iac-code/pipeline/state?${query}`, {
+      signal,
+    });
     if (response.status === 404) return undefined;
     if (!response.ok) throw new Error(`pipeline state answered HTTP ${response.status}`);
     const body: unknown = await response.json();

@@ -1,4 +1,4 @@
-import { isJsonRpcError } from '@a2a-js/sdk/errors';
+import { isJsonRpcError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isSessionBackupNotReady } from './sdk-a2a-gateway';
@@ -54,7 +54,15 @@ export function failingOnHttpErrors(fetchImpl: typeof fetch): typeof fetch {
   }) as typeof fetch;
 }
 
-/** The SDK nests the JSON-RPC error of a mid-stream error frame as the thrown error's `cause`. */
+/**
+ * Whether the kernel answered that the task does not exist (A2A TaskNotFoundError, JSON-RPC -32001): it has
+ * forgotten it, e.g. after a restart. Timeouts, resets and other errors are not this: they may pass.
+ */
+export function isTaskGone(error: unknown): boolean {
+  return someInCauseChain(error, (current) => current instanceof TaskNotFoundError);
+}
+
+/** `error` or one of its first causes (the gateway wraps some SDK errors once) satisfies `test`. */
 function someInCauseChain(error: unknown, test: (current: object) => boolean): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
     if (typeof current !== 'object') return false;

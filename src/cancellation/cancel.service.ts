@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
 import { ActivityTracker } from '../common/activity-tracker';
 import { AguiError } from '../common/agui-error';
+import { isTaskGone } from '../a2a/upstream-error';
 import { ErrorCode } from '../common/error-code';
+import { withExecutionTerminal } from '../threads/terminal-execution';
 import { ThreadRegistry } from '../threads/thread-registry';
-import type { ThreadState } from '../threads/thread-state';
 import type { CancelRequest } from './cancel-request';
 
 export type CancelOutcome = 'cancelled' | 'already_terminal';
@@ -40,8 +41,8 @@ export class CancelService {
       // Upstream first: if A2A cannot cancel, nothing changes here and the caller may retry.
       // An upstream cancel in flight keeps an AgentCore session HealthyBusy (issue #6 item 2).
       const { taskId } = execution;
-      if (taskId) await this.activity.track(() => this.gateway.cancelTask(taskId));
-      await this.registry.commit(terminal(state));
+      if (taskId) await this.activity.track(() => this.cancelUnlessForgotten(request.threadId, taskId));
+      await this.registry.commit(withExecutionTerminal(state));
       this.registry.cancelActiveRun(request.threadId, execution.executionId);
       this.logger.log({
         msg: 'execution cancelled',
@@ -52,23 +53,21 @@ export class CancelService {
       return 'cancelled';
     });
   }
+
+  /**
+   * A kernel that no longer knows the task (restarted) has nothing left to cancel: the execution is made
+   * terminal all the same, so a thread parked at an interrupt is not stuck (README "After a kernel restart").
+   */
+  private async cancelUnlessForgotten(threadId: string, taskId: string): Promise<void> {
+    try {
+      await this.gateway.cancelTask(taskId);
+    } catch (error) {
+      if (!isTaskGone(error)) throw error;
+      this.logger.log({ msg: 'the kernel no longer knows the task: nothing to cancel', threadId, taskId });
+    }
+  }
 }
 
 function notFound(): AguiError {
   return new AguiError(ErrorCode.EXECUTION_NOT_FOUND, 'executionNotFound');
-}
-
-/** Pending interrupts cleared, task unbound, execution listed as terminal (reference §7.1 step 4). */
-function terminal(state: ThreadState): ThreadState {
-  const { execution } = state;
-  return {
-    ...state,
-    execution: {
-      ...execution,
-      taskId: null,
-      lastTaskId: execution.taskId ?? execution.lastTaskId,
-      pending: {},
-    },
-    terminalExecutionIds: [...state.terminalExecutionIds, execution.executionId],
-  };
 }

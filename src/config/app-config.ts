@@ -23,6 +23,10 @@ export interface AppConfig {
   readonly heartbeatMs: number;
   readonly interruptTtlSeconds: number;
   readonly cancelTimeoutMs: number;
+  /** A kernel stream that delivers no byte at all (pings count) for this long ends the run. */
+  readonly a2aIdleMs: number;
+  /** Bound on every unary kernel call (CancelTask keeps its shorter `cancelTimeoutMs`). */
+  readonly a2aCallTimeoutMs: number;
   readonly genericClients: boolean;
   readonly genericWorkspaceRoot: string;
   readonly sessionBinding: boolean;

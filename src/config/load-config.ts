@@ -108,6 +108,8 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     heartbeatMs: Math.round((dto.IAC_CODE_AGUI_HEARTBEAT_SECONDS ?? 15) * 1000),
     interruptTtlSeconds: dto.IAC_CODE_AGUI_INTERRUPT_TTL ?? 540,
     cancelTimeoutMs: Math.round((dto.IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS ?? 10) * 1000),
+    a2aIdleMs: Math.round((dto.IAC_CODE_AGUI_A2A_IDLE_SECONDS ?? 120) * 1000),
+    a2aCallTimeoutMs: Math.round((dto.IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS ?? 60) * 1000),
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
       expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
@@ -203,6 +205,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     heartbeatMs: config.heartbeatMs,
     interruptTtlSeconds: config.interruptTtlSeconds,
     cancelTimeoutMs: config.cancelTimeoutMs,
+    a2aIdleMs: config.a2aIdleMs,
+    a2aCallTimeoutMs: config.a2aCallTimeoutMs,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,
     corsOrigins: config.corsOrigins,

@@ -60,6 +60,7 @@ function readOnly(thread: ThreadState): RunPersistence {
     state: thread,
     write: refuse,
     markTerminal: refuse,
+    markTerminalAndRelease: refuse,
     onCancelled: () => {},
     release: async () => {},
   };
@@ -108,6 +109,7 @@ async function runGuidance(gateway: ScriptedA2aGateway, taskId: string | null = 
     logger: new Logger('GuidanceRunSpec'),
     validate: () => true,
     interruptTtlSeconds: 0,
+    cancelTimeoutMs: 1000,
   });
   const events: BaseEvent[] = [];
   for await (const event of run.events()) events.push(event);

@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { rejectionOf } from '../a2a/upstream-error';
+import { isTaskGone, isUpstreamBackupNotReady, rejectionOf } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isStopState } from '../events/run-outcome';
@@ -14,10 +14,12 @@ import {
 } from '../interrupts/group-for-sending';
 import { givesUpEveryInterrupt } from '../interrupts/gives-up-every-interrupt';
 import { expiredIds } from '../interrupts/interrupt-expiry';
+import { isTakenByKernel, permissionAnswersInHistory } from '../interrupts/kernel-held-answers';
 import { planLostExecution } from '../interrupts/plan-lost-execution';
 import { reconcilePending } from '../interrupts/reconcile-pending';
 import { answerDigests } from '../interrupts/resume-digests';
 import { planResume } from '../interrupts/resume-plan';
+import { appliedDigestsFor, digestOfEntry } from '../interrupts/applied-digests';
 import type { MessageKey } from '../i18n/message-key';
 import { END_REASON_EXPIRED, type PendingInterruptEntry } from '../threads/thread-state';
 import { commitInterrupt, consumeFrames, type StreamEnd } from './frame-consumer';
@@ -54,7 +56,19 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
     return { kind: 'abandoned' };
   }
 
-  const snapshot = yield* preflight(ctx, taskId);
+  const preflighted = yield* preflight(ctx, taskId);
+  if (preflighted.kind === 'forgotten') return await abandonForgotten(ctx, preflighted.messageKey);
+  const { snapshot, frame } = preflighted;
+  // An answer recorded for this execution is not a lost one, even if the kernel asks the same input again.
+  const recorded = appliedDigestsFor(ctx.state.appliedResumeDigests, execution.executionId);
+  const held = [...permissionAnswersInHistory(frame)].filter((id) => !recorded.has(id));
+  if (isTakenByKernel(resume, execution.pending, new Set(held))) {
+    const commits = resume.map((entry) => ({
+      interruptId: entry.interruptId,
+      digest: digestOfEntry(entry, digests),
+    }));
+    return yield* recordTakenAnswers(ctx, commits, taskId, snapshot.state);
+  }
   const reconciled = reconcilePending({
     current: execution.pending,
     snapshot,
@@ -100,28 +114,76 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
 
 /**
  * §5.4 steps 2–4, in the asserted order: session restore, GetTask (identity checked, mapped without status
- * text or Pipeline envelopes), Pipeline catch-up. Returns the unwrapped snapshot for reconciliation.
+ * text or Pipeline envelopes), Pipeline catch-up. Returns the unwrapped snapshot for reconciliation, or
+ * `forgotten` when the kernel says the session or the task does not exist (not a transient failure).
  */
 async function* preflight(ctx: RunContext, taskId: string) {
   const { gateway } = ctx.deps;
   if (ctx.sessionId) {
-    const isRestored = await gateway.ensureSessionRestored({
-      cwd: ctx.state.cwd,
-      sessionId: ctx.sessionId,
-      taskId,
-    });
-    if (!isRestored) throw new AguiError(ErrorCode.EXECUTION_LOST, 'sessionToResumeUnavailable');
+    const isRestored = await gateway.ensureSessionRestored(
+      { cwd: ctx.state.cwd, sessionId: ctx.sessionId, taskId },
+      ctx.abort.signal,
+    );
+    if (!isRestored) return forgotten('sessionToResumeUnavailable');
   }
-  const frame = await gateway.getTask(taskId);
+  let frame: A2aFrame;
+  try {
+    frame = await getTask(ctx, taskId);
+  } catch (error) {
+    if (isTaskGone(error)) return forgotten('taskToResumeUnavailable');
+    throw error;
+  }
   const snapshot = unwrapFrame(frame);
   if (snapshot.taskId !== taskId || (snapshot.contextId && snapshot.contextId !== ctx.state.contextId)) {
     throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityMismatch');
   }
   await ctx.acceptIdentities(snapshot);
   yield* ctx.mapper.map(frame, ctx.now(), { includePipeline: false, includeStatusText: false });
-  const pipeline = await gateway.getPipelineState(taskId, ctx.mapper.pipelineCursor);
+  const pipeline = await gateway.getPipelineState(taskId, ctx.mapper.pipelineCursor, ctx.abort.signal);
   if (pipeline) yield* ctx.mapper.mapPipelineRecovery(pipeline, ctx.now());
-  return snapshot;
+  return { kind: 'snapshot' as const, snapshot, frame };
+}
+
+/**
+ * The kernel already holds these answers (the service stopped after it accepted them, before they were
+ * recorded): they are recorded now and not sent again, the rest of the turn is streamed from the task (its
+ * snapshot was mapped by the preflight; a task still working is followed), and the run ends with
+ * RESUME_ALREADY_APPLIED — unless the turn reached a new interrupt, which ends it as usual.
+ */
+async function* recordTakenAnswers(
+  ctx: RunContext,
+  commits: AnswerCommit[],
+  taskId: string,
+  state: string | undefined,
+): AsyncGenerator<BaseEvent, StreamEnd> {
+  ctx.deps.logger.log({ msg: 'the kernel already took this answer: recorded, not sent again', ...ctx.ids() });
+  await commitAnswers(ctx, { commits, syntheticToolResults: [] });
+  if (!isStopState(state)) {
+    const followed = yield* consumeFrames(ctx, subscribe(ctx, taskId), { firstTaskSnapshot: 'inputs-only' });
+    if (followed.kind === 'interrupted') return followed;
+  }
+  throw new AguiError(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied');
+}
+
+function forgotten(messageKey: MessageKey) {
+  return { kind: 'forgotten' as const, messageKey };
+}
+
+/**
+ * The kernel forgot the execution (it restarted without it). Answers cannot reach it, so a resume that
+ * only cancels ends the execution here — terminal, the thread free — while one that answers is refused
+ * EXECUTION_LOST with the interrupt kept (README "After a kernel restart").
+ */
+async function abandonForgotten(ctx: RunContext, messageKey: MessageKey): Promise<StreamEnd> {
+  const resume = ctx.run.input.resume ?? [];
+  if (!givesUpEveryInterrupt(resume)) throw new AguiError(ErrorCode.EXECUTION_LOST, messageKey);
+  ctx.deps.logger.log({ msg: 'the kernel no longer knows the execution: given up here', ...ctx.ids() });
+  await ctx.persist(
+    (state) => ({ ...state, execution: { ...state.execution, pending: {} } }),
+    'acceptedResponseNotCommitted',
+  );
+  // Like giving up the interrupts of an ended execution: RUN_FINISHED, so a client clears its pending list.
+  return { kind: 'abandoned' };
 }
 
 /** §5.6: the plan's A2A calls in order, each committing its answers when A2A accepts them. */
@@ -148,6 +210,8 @@ async function* sendAnswers(
   for (const step of plan.steps) {
     const message = resumeMessage(ctx, step, taskId);
     if (step.method === 'SendMessage') {
+      // Not aborted when the client leaves: an answer the kernel may have taken is recorded once it says so
+      // (bounded by the call timeout), so that a retry is recognised as already applied.
       await acceptedOrRejected(ctx.deps.gateway.sendMessage(message));
       await commitAnswers(ctx, step);
       continue;
@@ -191,7 +255,7 @@ async function* consumeAccepted(
 
 /** Sideband answers and the T-APP 14 rule: GetTask, SubscribeToTask unless done, and GetTask again on a failed subscription. */
 async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
-  const first = yield* consumeFrames(ctx, single(await ctx.deps.gateway.getTask(taskId)));
+  const first = yield* consumeFrames(ctx, single(await getTask(ctx, taskId)));
   if (first.kind !== 'eof') return first;
   let failure: unknown;
   try {
@@ -201,7 +265,7 @@ async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGen
     if (isAguiError(error)) throw error;
     failure = error;
   }
-  const again = await ctx.deps.gateway.getTask(taskId);
+  const again = await getTask(ctx, taskId);
   const { state } = unwrapFrame(again);
   if (state && isStopState(state)) return yield* consumeFrames(ctx, single(again));
   throw failure ?? new Error('the task subscription ended before the task did');
@@ -215,12 +279,17 @@ async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGen
 async function* continueAfterBoundary(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
   const subscribed = yield* consumeFrames(ctx, subscribe(ctx, taskId), { firstTaskSnapshot: 'inputs-only' });
   if (subscribed.kind !== 'eof') return subscribed;
-  const decided = yield* consumeFrames(ctx, single(await ctx.deps.gateway.getTask(taskId)), {
+  const decided = yield* consumeFrames(ctx, single(await getTask(ctx, taskId)), {
     firstTaskSnapshot: 'inputs-only',
   });
   if (decided.kind !== 'eof') return decided;
   ctx.cancelUpstream(taskId);
   throw new AguiError(ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable');
+}
+
+/** GetTask stops as soon as the run does (a client gone): the thread must not wait for a hung kernel. */
+function getTask(ctx: RunContext, taskId: string): Promise<A2aFrame> {
+  return ctx.deps.gateway.getTask(taskId, undefined, ctx.abort.signal);
 }
 
 function subscribe(ctx: RunContext, taskId: string): AsyncIterable<A2aFrame> {
@@ -245,7 +314,10 @@ function resumeMessage(ctx: RunContext, step: SendStep, taskId: string): A2aOutg
 }
 
 /** Records the step's answers as applied and drops them from pending, durably, then queues their tool results. */
-async function commitAnswers(ctx: RunContext, step: SendStep): Promise<void> {
+async function commitAnswers(
+  ctx: RunContext,
+  step: Pick<SendStep, 'commits' | 'syntheticToolResults'>,
+): Promise<void> {
   const executionId = ctx.state.execution.executionId;
   const ids = new Set(step.commits.map((commit: AnswerCommit) => commit.interruptId));
   await ctx.persist(

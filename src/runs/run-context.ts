@@ -27,6 +27,8 @@ export interface RunDeps {
   readonly validate: ValidateResponse;
   /** IAC_CODE_AGUI_INTERRUPT_TTL in seconds; 0 = no adapter-side expiry. */
   readonly interruptTtlSeconds: number;
+  /** IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS in ms: also how long a left run may wait to learn its task id. */
+  readonly cancelTimeoutMs: number;
 }
 
 /**
@@ -54,6 +56,8 @@ export class RunContext {
   /** The client left before the task id was known: cancel the task as soon as a frame names it (§7.2). */
   cancelOnceTaskIsKnown = false;
   private sessionAnnounced = false;
+  /** The task a CancelTask was sent for: a run cancels its task once, whichever path asks first. */
+  private cancelledTaskId: string | undefined;
 
   constructor(
     readonly run: AdmittedRun,
@@ -159,7 +163,7 @@ export class RunContext {
     const afterSequence = this.scheduledRecoveryAfter;
     if (afterSequence === undefined || !this.taskId) return;
     this.scheduledRecoveryAfter = undefined;
-    const state = await this.deps.gateway.getPipelineState(this.taskId, afterSequence);
+    const state = await this.deps.gateway.getPipelineState(this.taskId, afterSequence, this.abort.signal);
     if (state) yield* this.mapper.mapPipelineRecovery(state, this.now());
   }
 
@@ -189,9 +193,11 @@ export class RunContext {
     }
   }
 
-  /** Stops reading the upstream and cancels its task, best effort (logged, never thrown). */
+  /** Stops reading the upstream and cancels its task, best effort (logged, never thrown), once per task. */
   cancelUpstream(taskId: string): void {
     this.abort.abort();
+    if (this.cancelledTaskId === taskId) return;
+    this.cancelledTaskId = taskId;
     this.deps.gateway.cancelTask(taskId).then(
       () => this.deps.logger.log({ msg: 'cancelled the A2A task', ...this.ids() }),
       (error: unknown) =>

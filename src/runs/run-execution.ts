@@ -22,6 +22,8 @@ export class RunExecution {
   private hasEnded = false;
   private disconnected = false;
   private cancelledByRequest = false;
+  /** Bounds how long a run whose client left waits for the kernel to name the task to cancel. */
+  private taskIdWait?: NodeJS.Timeout;
 
   constructor(run: AdmittedRun, deps: RunDeps) {
     this.ctx = new RunContext(run, deps);
@@ -45,13 +47,16 @@ export class RunExecution {
     } catch (error) {
       if (this.disconnected) return this.endLeftRun();
       yield* await this.fail(this.cancelledByRequest ? CANCELLED : error);
+    } finally {
+      clearTimeout(this.taskIdWait);
     }
   }
 
   /**
    * The client went away before the terminal event (reference §7.2, §7.3): cancel the A2A task and make the
    * execution terminal — unless the run already ended, or interrupts are pending (a durable interrupt, or a
-   * resume not yet accepted: both stay answerable).
+   * resume not yet accepted: both stay answerable). The thread is free again as soon as the execution is
+   * terminal, before the CancelTask round trip; and within the cancel timeout whatever the kernel does.
    */
   disconnect(): void {
     if (this.hasEnded || this.disconnected) return;
@@ -66,8 +71,15 @@ export class RunExecution {
       ctx.cancelUpstream(ctx.taskId);
       this.endLeftRun();
     } else {
-      // Made terminal once the reading stops (endLeftRun), after the task id it learns was written.
+      // Made terminal once the reading stops (endLeftRun), after the task id it learns was written. A
+      // kernel that names no task in time (a hung SendStreamingMessage) is not waited for: nothing can be
+      // cancelled then, and the thread must not stay busy.
       ctx.cancelOnceTaskIsKnown = true;
+      this.taskIdWait = setTimeout(() => {
+        ctx.deps.logger.warn({ msg: 'the kernel named no task before the cancel timeout', ...ctx.ids() });
+        ctx.abort.abort();
+      }, ctx.deps.cancelTimeoutMs);
+      this.taskIdWait.unref();
     }
   }
 
@@ -75,12 +87,7 @@ export class RunExecution {
   private endLeftRun(): void {
     if (this.hasEnded || this.hasPendingInterrupts()) return;
     this.hasEnded = true;
-    void this.ctx.deps.persistence.markTerminal();
-  }
-
-  /** Still reading only to learn the task id of a run whose client left, so that it can be cancelled. */
-  get isReadingToCancel(): boolean {
-    return this.disconnected && !this.ctx.abort.signal.aborted;
+    void this.ctx.deps.persistence.markTerminalAndRelease();
   }
 
   /**

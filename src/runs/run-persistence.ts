@@ -15,6 +15,11 @@ export interface RunPersistence {
    * `last` applied first (the run's final Pipeline cursor, open steps and text digests, §4.8 step 7).
    */
   markTerminal(last?: (state: ThreadState) => ThreadState): Promise<void>;
+  /**
+   * The run's client left: terminal as above (best effort), and the active-run slot freed in the same step,
+   * before anything is asked of A2A, so the client's next run is admitted at once. Never rejects.
+   */
+  markTerminalAndRelease(): Promise<void>;
   /** Called when the cancel extension cancels this execution while the run streams. */
   onCancelled(callback: () => void): void;
   /** Frees the thread's active-run slot (on every replica: a lease in Redis). Idempotent; never rejects. */

@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import type { BaseEvent } from '@ag-ui/core';
 import { Observable } from 'rxjs';
 import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
+import { isTaskGone } from '../a2a/upstream-error';
 import { ActivityTracker } from '../common/activity-tracker';
 import { AguiError } from '../common/agui-error';
 import { CLOCK, type Clock } from '../common/clock';
@@ -13,7 +14,11 @@ import { MessageCatalogue } from '../i18n/message-catalogue';
 import { ResponseValidator } from '../interrupts/response-validator';
 import { RunMetrics } from '../metrics/run-metrics';
 import { RunTelemetry } from '../metrics/run-telemetry';
-import { ThreadAdmissionService } from '../threads/thread-admission.service';
+import {
+  ThreadAdmissionService,
+  type ThreadAdmission,
+  type ThreadAdmissionRequest,
+} from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
 import type { IacCodeProps } from './input/parse-run-input';
@@ -67,7 +72,7 @@ export class RunService implements BeforeApplicationShutdown {
         : error;
     });
     const admissionStarted = this.clock.now();
-    const { state, expiredTaskId, admittedRunId } = await this.admission.admit({
+    const { state, expiredTaskId, staleTaskId, admittedRunId } = await this.admitOrRecover({
       threadId: input.threadId,
       runId: input.runId,
       rawBody: request.rawBody,
@@ -85,7 +90,10 @@ export class RunService implements BeforeApplicationShutdown {
     this.metrics.observeAdmission((this.clock.now() - admissionStarted) / 1000);
     if (expiredTaskId) {
       this.metrics.interruptExpired();
-      this.cancelExpired(expiredTaskId, input.threadId);
+      this.cancelReplaced(expiredTaskId, input.threadId, 'CancelTask of an expired interrupt failed');
+    }
+    if (staleTaskId) {
+      this.cancelReplaced(staleTaskId, input.threadId, 'CancelTask of a task left bound failed');
     }
     this.logger.debug({
       msg: 'run admitted',
@@ -109,6 +117,36 @@ export class RunService implements BeforeApplicationShutdown {
       face: request.face,
       admittedAtMs: this.clock.now(),
     };
+  }
+
+  /**
+   * A new turn on a thread parked at an interrupt is refused RESUME_REQUIRED — unless the kernel has
+   * forgotten that execution (restarted without it): then nothing can answer it any more, so it is ended
+   * and the turn admitted (README "After a kernel restart"). One GetTask per such refusal, bounded.
+   */
+  private async admitOrRecover(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
+    try {
+      return await this.admission.admit(request);
+    } catch (error) {
+      if (!(error instanceof AguiError && error.code === ErrorCode.RESUME_REQUIRED)) throw error;
+      const forgotten = await this.forgottenExecutionOf(request.threadId);
+      if (forgotten === undefined) throw error;
+      await this.admission.abandonExecution(request.threadId, forgotten);
+      return this.admission.admit(request);
+    }
+  }
+
+  /** The parked execution's id when the kernel answers that its task does not exist; else undefined. */
+  private async forgottenExecutionOf(threadId: string): Promise<string | undefined> {
+    const state = await this.registry.withLock(threadId, () => this.registry.load(threadId));
+    const taskId = state?.execution.taskId;
+    if (!state || !taskId) return undefined;
+    try {
+      await this.activity.track(() => this.gateway.getTask(taskId));
+      return undefined;
+    } catch (error) {
+      return isTaskGone(error) ? state.execution.executionId : undefined;
+    }
   }
 
   /**
@@ -155,6 +193,7 @@ export class RunService implements BeforeApplicationShutdown {
         logger: this.logger,
         validate: (schema, payload) => this.validator.validate(schema, payload),
         interruptTtlSeconds: this.config.interruptTtlSeconds,
+        cancelTimeoutMs: this.config.cancelTimeoutMs,
       };
       const execution = run.props.activeGuidance ? new GuidanceRun(run, deps) : new RunExecution(run, deps);
       const observed = this.telemetry.startRun(
@@ -174,9 +213,9 @@ export class RunService implements BeforeApplicationShutdown {
       this.openRuns.set(execution, new Promise<void>((resolve) => (settle = resolve)));
       const pump = async () => {
         try {
+          // After the client left the run is drained, not dropped: it has stopped its A2A calls (or reads on,
+          // bounded, only to learn the task id it must cancel) and ends through its own teardown.
           for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-            // A client that left early still lets the run read on until the task id is known (to cancel it).
-            if (subscriber.closed && !execution.isReadingToCancel) break;
             if (!subscriber.closed) subscriber.next(next.value);
             observed.event(next.value);
             // After the client has it; hooks are called, never awaited (issue #10).
@@ -229,18 +268,14 @@ export class RunService implements BeforeApplicationShutdown {
     await Promise.race([allEnded(), delay(2000)]);
   }
 
-  /** Seed expiry (DESIGN): the turn that replaced an expired interrupt cancels its A2A task, best effort. */
-  private cancelExpired(taskId: string, threadId: string): void {
+  /**
+   * The turn that replaced an execution cancels the task it still had bound, best effort: an expired
+   * interrupt (seed expiry), or a run that never ended its task (the service stopped mid-run).
+   */
+  private cancelReplaced(taskId: string, threadId: string, failure: string): void {
     this.activity
       .track(() => this.gateway.cancelTask(taskId))
-      .catch((error: unknown) =>
-        this.logger.warn({
-          msg: 'CancelTask of an expired interrupt failed',
-          threadId,
-          taskId,
-          error: String(error),
-        }),
-      );
+      .catch((error: unknown) => this.logger.warn({ msg: failure, threadId, taskId, error: String(error) }));
   }
 }
 

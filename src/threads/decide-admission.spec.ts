@@ -284,6 +284,8 @@ describe('decideAdmission admissions', () => {
       kind: 'admitted',
       isNewThread: false,
       rotatedExecutionId: 'exec-1',
+      // Its run never unbound task-1 (it would have, ending normally): the task is named for cancelling.
+      staleTaskId: 'task-1',
       state: {
         ...state,
         execution: {
@@ -322,6 +324,9 @@ describe('decideAdmission admissions', () => {
         terminalExecutionIds: ['exec-0', 'exec-1'],
       },
     });
+    // Nothing is bound any more, so there is nothing to cancel.
+    expect(decision).not.toHaveProperty('staleTaskId');
+    expect(decision).not.toHaveProperty('expiredTaskId');
   });
 
   it.each([

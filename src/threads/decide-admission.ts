@@ -70,6 +70,12 @@ export interface AdmissionGranted {
    * timer would have done (reference §5.8 Gen A).
    */
   expiredTaskId?: string;
+  /**
+   * Set when the replaced execution, not expired, still had a task bound: its run never ended it (the
+   * gateway stopped between the kernel asking for input and the interrupt being written, or mid-turn), so
+   * the kernel task may still be waiting. The caller cancels it best effort, so nothing is orphaned.
+   */
+  staleTaskId?: string;
 }
 
 export type AdmissionDecision = AdmissionRefusal | AdmissionGranted;
@@ -127,13 +133,17 @@ export function decideAdmission(
   // Step 8: a new normal turn on an existing thread gets a new execution in the same A2A context and
   // iac-code session (T-APP test_ordinary_new_turn_reuses_a2a_context_but_rotates_execution).
   const rotated = rotateExecution(bound, request);
-  const expiredTaskId = hasExpired ? (state.execution.taskId ?? undefined) : undefined;
+  const boundTaskId = state.execution.taskId ?? undefined;
   return {
     kind: 'admitted',
     state: recordRun(rotated, request),
     isNewThread: false,
     rotatedExecutionId: state.execution.executionId,
-    ...(expiredTaskId !== undefined ? { expiredTaskId } : {}),
+    ...(boundTaskId === undefined
+      ? {}
+      : hasExpired
+        ? { expiredTaskId: boundTaskId }
+        : { staleTaskId: boundTaskId }),
   };
 }
 

@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { canonicalDigest } from './canonical-digest';
 import { decideAdmission } from './decide-admission';
+import { withExecutionTerminal } from './terminal-execution';
 import { ThreadWriteConflictError } from './thread-cluster';
 import { ThreadRegistry } from './thread-registry';
 import type { ThreadState } from './thread-state';
@@ -33,6 +34,8 @@ export interface ThreadAdmission {
   readonly expiredTaskId?: string;
   /** The id the run is recorded and holds the slot under; the request's runId unless a resume reused it. */
   readonly admittedRunId: string;
+  /** A task the replaced execution still had bound (its run never ended it): cancel it best-effort. */
+  readonly staleTaskId?: string;
 }
 
 /** Admission decided again after a lost compare-and-set, this many times in all (cluster mode). */
@@ -67,6 +70,27 @@ export class ThreadAdmissionService {
         if (attempt >= ADMISSION_ATTEMPTS) throw new AguiError(ErrorCode.THREAD_BUSY, 'threadBusy');
       }
     }
+  }
+
+  /**
+   * The kernel no longer knows this parked execution (it restarted without it): the execution becomes
+   * terminal, its interrupts cleared, so the thread takes a new turn. Nothing changes if the thread moved
+   * on meanwhile or a run holds it.
+   */
+  async abandonExecution(threadId: string, executionId: string): Promise<void> {
+    await this.registry.withLock(threadId, async () => {
+      const state = await this.registry.load(threadId);
+      if (state?.execution.executionId !== executionId || this.registry.isBusy(threadId)) return;
+      await this.registry.commit(withExecutionTerminal(state)).catch((error: unknown) => {
+        this.logger.error({ msg: 'admission write failed', code: ErrorCode.STATE_UNAVAILABLE, threadId });
+        throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause: error });
+      });
+      this.logger.log({
+        msg: 'the kernel no longer knows the parked execution: ended',
+        threadId,
+        executionId,
+      });
+    });
   }
 
   private async admitOnce(request: ThreadAdmissionRequest, digest: string): Promise<ThreadAdmission> {
@@ -126,6 +150,7 @@ export class ThreadAdmissionService {
       state: decision.state,
       admittedRunId,
       ...(decision.expiredTaskId ? { expiredTaskId: decision.expiredTaskId } : {}),
+      ...(decision.staleTaskId ? { staleTaskId: decision.staleTaskId } : {}),
     };
   }
 }

@@ -4,7 +4,8 @@ import { ErrorCode } from '../common/error-code';
 import type { RunPersistence } from '../runs/run-persistence';
 import { ThreadWriteConflictError } from './thread-cluster';
 import type { ThreadRegistry } from './thread-registry';
-import type { ThreadExecution, ThreadState } from './thread-state';
+import { withExecutionTerminal } from './terminal-execution';
+import type { ThreadState } from './thread-state';
 
 /** A compare-and-set lost to another replica is redone this many times in all (cluster mode). */
 const WRITE_ATTEMPTS = 3;
@@ -33,17 +34,29 @@ export class ThreadRunState implements RunPersistence {
   }
 
   async markTerminal(last: (state: ThreadState) => ThreadState = (state) => state): Promise<void> {
+    await this.writeTerminal(last);
+  }
+
+  /**
+   * The client left: the execution becomes terminal and the slot is freed inside the same hold of the
+   * thread's lock, so a next run queued on that lock (the client's retry) is admitted rather than refused
+   * THREAD_BUSY — and, in cluster mode, the marking lands while the lease still fences it. The slot is
+   * freed even if the marking fails.
+   */
+  async markTerminalAndRelease(): Promise<void> {
+    await this.writeTerminal(
+      (state) => state,
+      () => this.releaseNow(),
+    );
+    await this.release();
+  }
+
+  private async writeTerminal(
+    last: (state: ThreadState) => ThreadState,
+    insideLock?: () => Promise<void>,
+  ): Promise<void> {
     try {
-      await this.write((current) => {
-        const state = last(current);
-        return {
-          ...state,
-          execution: terminalExecution(state.execution),
-          terminalExecutionIds: state.terminalExecutionIds.includes(state.execution.executionId)
-            ? state.terminalExecutionIds
-            : [...state.terminalExecutionIds, state.execution.executionId],
-        };
-      });
+      await this.write((current) => withExecutionTerminal(last(current)), insideLock);
     } catch (error) {
       // Best effort (reference §6.6): the run already ended; a later turn rotates the execution anyway.
       this.logger.warn({
@@ -71,8 +84,16 @@ export class ThreadRunState implements RunPersistence {
     return this.released;
   }
 
-  write(change: (state: ThreadState) => ThreadState): Promise<void> {
-    const written = this.writeWithRetry(change);
+  /** Not through `released`: a release() already waiting for this very write would wait on itself. */
+  private releaseNow(): Promise<void> {
+    const released = this.registry.release(this.current.threadId, this.runId);
+    this.released ??= released;
+    return released;
+  }
+
+  /** `insideLock` runs after the commit, before the lock is let go. */
+  write(change: (state: ThreadState) => ThreadState, insideLock?: () => Promise<void>): Promise<void> {
+    const written = this.writeWithRetry(change, insideLock);
     this.lastWrite = written.catch(() => undefined);
     return written;
   }
@@ -81,7 +102,10 @@ export class ThreadRunState implements RunPersistence {
    * Under the thread's lock, on the freshest document. In cluster mode a compare-and-set that another
    * replica (a cancel, an expiry) won is simply redone on what it wrote: `change` is a function of the state.
    */
-  private async writeWithRetry(change: (state: ThreadState) => ThreadState): Promise<void> {
+  private async writeWithRetry(
+    change: (state: ThreadState) => ThreadState,
+    insideLock?: () => Promise<void>,
+  ): Promise<void> {
     const { threadId, execution } = this.current;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -93,14 +117,11 @@ export class ThreadRunState implements RunPersistence {
           const next = change(loaded);
           await this.registry.commit(next, { runId: this.runId });
           this.current = next;
+          await insideLock?.();
         });
       } catch (error) {
         if (!(error instanceof ThreadWriteConflictError) || attempt >= WRITE_ATTEMPTS) throw error;
       }
     }
   }
-}
-
-function terminalExecution(execution: ThreadExecution): ThreadExecution {
-  return { ...execution, taskId: null, lastTaskId: execution.taskId ?? execution.lastTaskId, pending: {} };
 }

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { threadFileStem } from '../../src/threads/thread-file-name';
+import { expectConformantEvents } from '../support/agui-conformance';
+import { answersTo, interruptsOf, postResume } from '../support/interrupt-helpers';
+import { runInput } from '../support/run-input';
+import { postRun } from '../support/sse-client';
+import { startGateway } from '../support/start-gateway';
+import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+
+type Session = { name?: string; value?: { taskId?: string } };
+
+/**
+ * The crash window between the kernel accepting an answer and the gateway recording it: the thread file
+ * still shows the interrupt pending, the kernel's task already holds the answer. The client's retry must
+ * not apply it a second time: it is answered RESUME_ALREADY_APPLIED and the answer is recorded.
+ */
+describe('a retried answer the kernel took just before a crash', () => {
+  let kernel: KernelUpstream;
+
+  beforeAll(async () => {
+    kernel = await startKernelUpstream();
+  });
+  afterAll(() => kernel?.close());
+
+  it('is answered RESUME_ALREADY_APPLIED, sent to the kernel once, and the thread goes on', async () => {
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-taken-'));
+    const env = {
+      IAC_CODE_AGUI_A2A_URL: kernel.url,
+      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+    };
+    const threadId = 'taken-answer';
+    const file = path.join(stateDir, 'threads', `${threadFileStem(threadId)}.json`);
+    const first = await startGateway(env);
+    const parked = await postRun(first.url, runInput({ threadId, text: 'permission' }));
+    const [interrupt] = interruptsOf(parked.events) ?? [];
+    const taskId = (parked.events.find((e) => (e as Session).name === 'iac-code.session.v1') as Session).value
+      ?.taskId;
+    const beforeAnswer = readFileSync(file);
+    const answer = { interruptId: interrupt.id, status: 'resolved', payload: { decision: 'allow_once' } };
+    const applied = await postResume(first.url, threadId, 'run-2', [answer]);
+    expect(applied.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    await first.close();
+    // The crash: the kernel has the answer, the file does not.
+    writeFileSync(file, beforeAnswer);
+
+    const second = await startGateway(env);
+    try {
+      const retried = await postResume(second.url, threadId, 'run-3', [answer]);
+      await expectConformantEvents(retried.events);
+      expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+      const permissionAnswers = (await answersTo(kernel, taskId ?? '')).filter((message) =>
+        JSON.stringify(message.parts).includes(interrupt.id),
+      );
+      expect(permissionAnswers).toHaveLength(1);
+      // Recorded now: the same retry again is recognised without asking the kernel, and a new turn runs.
+      const again = await postResume(second.url, threadId, 'run-4', [answer]);
+      expect(again.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+      const next = await postRun(second.url, runInput({ threadId, runId: 'run-5' }));
+      expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    } finally {
+      await second.close();
+    }
+  });
+});
