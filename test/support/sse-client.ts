@@ -80,3 +80,72 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** A run whose events a test watches while it streams (to act mid-run), and can leave (`abort`). */
+export interface OpenRun {
+  /** The first event (already received or still to come) for which `matches` holds. */
+  waitForEvent(matches: (event: BaseEvent) => boolean): Promise<BaseEvent>;
+  /** The whole response once the stream ended (or the client left). */
+  readonly finished: Promise<SseResponse>;
+  /** The client disconnects. */
+  abort(): void;
+}
+
+/** POSTs a run like postRun, and exposes its events as they arrive. */
+export function openRun(url: string, body: unknown, options: Omit<PostOptions, 'signal'> = {}): OpenRun {
+  const controller = new AbortController();
+  const seen: BaseEvent[] = [];
+  const waiters: { matches: (event: BaseEvent) => boolean; resolve: (event: BaseEvent) => void }[] = [];
+  let ended: ((error?: unknown) => void) | undefined;
+  const onEvent = (event: BaseEvent) => {
+    seen.push(event);
+    for (const waiter of waiters.filter((w) => w.matches(event))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(event);
+    }
+  };
+  const finished = (async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      signal: controller.signal,
+    });
+    let text = '';
+    let parsedUpTo = 0;
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        const complete = text.lastIndexOf('\n\n') + 2;
+        if (complete > parsedUpTo) {
+          parseSse(text.slice(parsedUpTo, complete)).events.forEach(onEvent);
+          parsedUpTo = complete;
+        }
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    }
+    const parsed = parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2));
+    return { status: response.status, headers: response.headers, text, ...parsed };
+  })().finally(() => ended?.());
+  const stopped = new Promise<void>((resolve) => (ended = () => resolve()));
+  return {
+    waitForEvent: (matches) => {
+      const found = seen.find(matches);
+      if (found) return Promise.resolve(found);
+      return Promise.race([
+        new Promise<BaseEvent>((resolve) => waiters.push({ matches, resolve })),
+        stopped.then(() => {
+          const late = seen.find(matches);
+          if (late) return late;
+          throw new Error(
+            `the run ended without the awaited event; it sent ${seen.map((e) => e.type).join(', ')}`,
+          );
+        }),
+      ]);
+    },
+    finished,
+    abort: () => controller.abort(),
+  };
+}
