@@ -22,6 +22,7 @@ import {
 } from '../support/scripted-llm/kernel-conversation';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm/scripted-llm-server';
 import { postRun } from '../support/sse-client';
+import { describeRealKernelRuns } from '../support/real-kernel-runs';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 
 /** The direct children of a process (the gateway runs in this Jest process). */
@@ -45,7 +46,8 @@ function isAlive(pid: number): boolean {
 
 /**
  * Managed mode: no A2A URL, `iac-code` on the gateway's PATH (the venv's bin), so the gateway starts
- * `iac-code a2a` itself, drives it, and stops it when the app closes. The cases run in order on one child.
+ * `iac-code a2a` itself, drives it, and stops it when the app closes. These cases run in order on one child;
+ * the run cases every mode passes follow, on a gateway (and child) of their own.
  */
 describe('the gateway running the real kernel itself (managed upstream)', () => {
   let llm: ScriptedLlm;
@@ -126,3 +128,5 @@ describe('the gateway running the real kernel itself (managed upstream)', () => 
     await expect(fetch(`${child.url}health`)).rejects.toThrow();
   });
 });
+
+describeRealKernelRuns('managed');
