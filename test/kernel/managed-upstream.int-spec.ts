@@ -10,6 +10,7 @@ import { textOf } from '../support/pipeline-run-checks';
 import {
   kernelDirectories,
   kernelEnvironment,
+  KERNEL_CASE_TIMEOUT_MS,
   KERNEL_START_TIMEOUT_MS,
   requireKernel,
   type KernelDirectories,
@@ -54,6 +55,7 @@ describe('the gateway running the real kernel itself (managed upstream)', () => 
   let dirs: KernelDirectories;
   let gateway: RunningGateway;
   let child: { pid: number; url: string };
+  jest.setTimeout(KERNEL_CASE_TIMEOUT_MS);
 
   beforeAll(async () => {
     requireKernel();

@@ -17,6 +17,8 @@ export const KERNEL_API_KEY = 'sk-kernel-default';
 
 /** A cold kernel imports a large Python tree: on a loaded machine it has needed over 20 s. */
 export const KERNEL_START_TIMEOUT_MS = 120_000;
+/** A safety net per case, not a bound under test: a kernel's first turn still imports modules (seconds). */
+export const KERNEL_CASE_TIMEOUT_MS = 90_000;
 
 /**
  * The real-kernel suites never skip: a missing kernel is a failed setup with the fix in the message.
