@@ -95,16 +95,8 @@ export interface OpenRun {
 export function openRun(url: string, body: unknown, options: Omit<PostOptions, 'signal'> = {}): OpenRun {
   const controller = new AbortController();
   const seen: BaseEvent[] = [];
-  const waiters: { matches: (event: BaseEvent) => boolean; resolve: (event: BaseEvent) => void }[] = [];
-  let ended: ((error?: unknown) => void) | undefined;
-  const onEvent = (event: BaseEvent) => {
-    seen.push(event);
-    for (const waiter of waiters.filter((w) => w.matches(event))) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(event);
-    }
-  };
-  const finished = (async () => {
+  const waiters = new Set<(event: BaseEvent) => void>();
+  const finished = (async (): Promise<SseResponse> => {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
@@ -118,33 +110,40 @@ export function openRun(url: string, body: unknown, options: Omit<PostOptions, '
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         text += decoder.decode(chunk, { stream: true });
         const complete = text.lastIndexOf('\n\n') + 2;
-        if (complete > parsedUpTo) {
-          parseSse(text.slice(parsedUpTo, complete)).events.forEach(onEvent);
-          parsedUpTo = complete;
+        if (complete <= parsedUpTo) continue;
+        for (const event of parseSse(text.slice(parsedUpTo, complete)).events) {
+          seen.push(event);
+          for (const waiter of [...waiters]) waiter(event);
         }
+        parsedUpTo = complete;
       }
     } catch (error) {
       if (!controller.signal.aborted) throw error;
     }
-    const parsed = parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2));
-    return { status: response.status, headers: response.headers, text, ...parsed };
-  })().finally(() => ended?.());
-  const stopped = new Promise<void>((resolve) => (ended = () => resolve()));
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      ...parseSse(text.slice(0, parsedUpTo)),
+    };
+  })();
   return {
-    waitForEvent: (matches) => {
-      const found = seen.find(matches);
-      if (found) return Promise.resolve(found);
-      return Promise.race([
-        new Promise<BaseEvent>((resolve) => waiters.push({ matches, resolve })),
-        stopped.then(() => {
-          const late = seen.find(matches);
-          if (late) return late;
-          throw new Error(
-            `the run ended without the awaited event; it sent ${seen.map((e) => e.type).join(', ')}`,
-          );
-        }),
-      ]);
-    },
+    waitForEvent: (matches) =>
+      new Promise((resolve, reject) => {
+        const found = seen.find(matches);
+        if (found) return resolve(found);
+        const waiter = (event: BaseEvent) => {
+          if (!matches(event)) return;
+          waiters.delete(waiter);
+          resolve(event);
+        };
+        waiters.add(waiter);
+        const sent = () => seen.map((event) => event.type).join(', ');
+        finished.then(
+          () => reject(new Error(`the run ended without the awaited event; it sent ${sent()}`)),
+          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+        );
+      }),
     finished,
     abort: () => controller.abort(),
   };
