@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
-import { interruptsOf, postResume, readThread } from '../support/interrupt-helpers';
-import { kernelTurn, sessionOf } from '../support/kernel-run-checks';
+import { postResume, readThread } from '../support/interrupt-helpers';
+import { ALLOW_ONCE, kernelTurn, parkPermission, sessionOf } from '../support/kernel-run-checks';
 import {
   kernelDirectories,
   KERNEL_START_TIMEOUT_MS,
@@ -14,7 +14,6 @@ import {
 } from '../support/real-kernel';
 import { chooseKernelReply, Marker, WRITTEN_CONTENT } from '../support/scripted-llm/kernel-conversation';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm/scripted-llm-server';
-import { postRun } from '../support/sse-client';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 
 /**
@@ -55,7 +54,7 @@ describe('a parked interrupt across a restart of both the gateway and the kernel
     const before = kernelDirectories(path.join(stateDir, 'kernel'));
     const workspace = mkdtempSync(path.join(before.workspaceRoot, 'ws-'));
     const first = await startPod(stateDir, before);
-    const parked = await postRun(
+    const parked = await parkPermission(
       first.gateway.url,
       kernelTurn({
         threadId: 'restart',
@@ -64,9 +63,6 @@ describe('a parked interrupt across a restart of both the gateway and the kernel
         cwd: workspace,
       }),
     );
-    await expectConformantEvents(parked.events);
-    const [interrupt] = interruptsOf(parked.events) ?? [];
-    expect(interrupt).toMatchObject({ reason: 'tool_call' });
     await first.stop();
 
     const after = { ...before, configDir: kernelConfigDirAfter(stateDir) };
@@ -75,7 +71,7 @@ describe('a parked interrupt across a restart of both the gateway and the kernel
       second.gateway.url,
       'restart',
       'run-2',
-      [{ interruptId: interrupt.id, status: 'resolved', payload: { decision: 'allow_once' } }],
+      [{ interruptId: parked.interrupt.id, ...ALLOW_ONCE }],
       { cwd: workspace },
     );
     expect(resumed.status).toBe(200);

@@ -1,11 +1,11 @@
 import { EventType } from '@ag-ui/core';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { A2A_UPSTREAM, type UpstreamDescriptor } from '../../src/a2a/upstream';
 import { expectConformantEvents } from '../support/agui-conformance';
-import { interruptsOf, postResume } from '../support/interrupt-helpers';
-import { kernelTurn } from '../support/kernel-run-checks';
+import { childrenOf, isAlive } from '../support/child-processes';
+import { postResume } from '../support/interrupt-helpers';
+import { ALLOW_ONCE, kernelTurn, parkPermission } from '../support/kernel-run-checks';
 import { textOf } from '../support/pipeline-run-checks';
 import {
   kernelDirectories,
@@ -25,25 +25,6 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm/scri
 import { postRun } from '../support/sse-client';
 import { describeRealKernelRuns } from '../support/real-kernel-runs';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
-
-/** The direct children of a process (the gateway runs in this Jest process). */
-function childrenOf(pid: number): { pid: number; args: string }[] {
-  const listing = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
-  return listing
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ pid: Number(match[1]), args: match[2] }));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Managed mode: no A2A URL, `iac-code` on the gateway's PATH (the venv's bin), so the gateway starts
@@ -96,7 +77,7 @@ describe('the gateway running the real kernel itself (managed upstream)', () => 
     await expectConformantEvents(text.events);
     expect(textOf(text.events)).toBe(plainAnswer(1));
 
-    const parked = await postRun(
+    const { interrupt } = await parkPermission(
       gateway.url,
       kernelTurn({
         threadId: 'managed-perm',
@@ -105,13 +86,11 @@ describe('the gateway running the real kernel itself (managed upstream)', () => 
         cwd: workspace,
       }),
     );
-    await expectConformantEvents(parked.events);
-    const [interrupt] = interruptsOf(parked.events) ?? [];
     const resumed = await postResume(
       gateway.url,
       'managed-perm',
       'run-2',
-      [{ interruptId: interrupt.id, status: 'resolved', payload: { decision: 'allow_once' } }],
+      [{ interruptId: interrupt.id, ...ALLOW_ONCE }],
       { cwd: workspace },
     );
     await expectConformantEvents(resumed.events);

@@ -1,6 +1,8 @@
-import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { Json } from './interrupt-helpers';
+import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
+import { expectConformantEvents } from './agui-conformance';
+import { interruptsOf, typesOf, type Json } from './interrupt-helpers';
 import { runInput } from './run-input';
+import { postRun } from './sse-client';
 
 /** What `iac-code.session.v1` announces (the ids the cancel route and GetTask take). */
 export interface AnnouncedSession {
@@ -42,4 +44,22 @@ export function kernelTurn(args: {
     text: args.text,
     iacCode: { cwd: args.cwd, ...args.iacCode },
   });
+}
+
+/** The resume answer that lets a parked tool run once. */
+export const ALLOW_ONCE = { status: 'resolved', payload: { decision: 'allow_once' } } as const;
+
+/** Posts a turn that must end, conformant, at exactly one permission interrupt; returns its events and it. */
+export async function parkPermission(
+  gatewayUrl: string,
+  body: unknown,
+): Promise<{ events: BaseEvent[]; interrupt: Interrupt }> {
+  const response = await postRun(gatewayUrl, body);
+  if (response.status !== 200) throw new Error(`the turn answered HTTP ${response.status}: ${response.text}`);
+  await expectConformantEvents(response.events);
+  const interrupts = interruptsOf(response.events) ?? [];
+  if (interrupts.length !== 1 || (interrupts[0].metadata as Json | undefined)?.kind !== 'permission') {
+    throw new Error(`expected one permission interrupt, the run sent ${typesOf(response.events).join(', ')}`);
+  }
+  return { events: response.events, interrupt: interrupts[0] };
 }

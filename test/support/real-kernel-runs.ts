@@ -4,7 +4,14 @@ import * as path from 'node:path';
 import { expectConformantEvents } from './agui-conformance';
 import { interruptsOf, postResume, readThread, type Json } from './interrupt-helpers';
 import { startKernelGateway, type KernelGateway, type UpstreamMode } from './kernel-gateway';
-import { customNamed, kernelTurn, sessionOf, toolResultsOf } from './kernel-run-checks';
+import {
+  ALLOW_ONCE,
+  customNamed,
+  kernelTurn,
+  parkPermission,
+  sessionOf,
+  toolResultsOf,
+} from './kernel-run-checks';
 import { textOf as streamedText } from './pipeline-run-checks';
 import { KERNEL_API_KEY, KERNEL_CASE_TIMEOUT_MS, KERNEL_MODEL, KERNEL_START_TIMEOUT_MS } from './real-kernel';
 import {
@@ -57,18 +64,12 @@ export function describeRealKernelRuns(mode: UpstreamMode): void {
     const modelRequests = () =>
       llm.requests.filter((request) => lastUserText(request).includes(`(${threadId})`));
 
-    /** Runs a bash call to its permission interrupt and returns the parked run's events and the interrupt. */
-    const parkPermission = async (file: string) => {
-      const { events } = await run(turn(`${Marker.writeFile} ${file}`));
-      const interrupts = interruptsOf(events) ?? [];
-      expect(interrupts).toEqual([
-        expect.objectContaining({
-          reason: 'tool_call',
-          metadata: expect.objectContaining({ kind: 'permission' }),
-        }),
-      ]);
-      expect(readThread(subject.stateDir, threadId).execution.pending).toHaveProperty([interrupts[0].id]);
-      return { events, interrupt: interrupts[0] };
+    /** Runs a bash call to its permission interrupt, durable in the thread file before the run ended. */
+    const parkWrite = async (file: string) => {
+      const parked = await parkPermission(gatewayUrl(), turn(`${Marker.writeFile} ${file}`));
+      expect(parked.interrupt).toMatchObject({ reason: 'tool_call' });
+      expect(readThread(subject.stateDir, threadId).execution.pending).toHaveProperty([parked.interrupt.id]);
+      return parked;
     };
 
     beforeAll(async () => {
@@ -129,14 +130,10 @@ export function describeRealKernelRuns(mode: UpstreamMode): void {
     });
 
     it('permission allowed: the kernel runs bash, which writes the file, and the turn ends', async () => {
-      const { events: parked, interrupt } = await parkPermission('allowed.txt');
+      const { events: parked, interrupt } = await parkWrite('allowed.txt');
       expect(existsSync(path.join(workspace, 'allowed.txt'))).toBe(false);
 
-      const events = await resume('run-2', {
-        interruptId: interrupt.id,
-        status: 'resolved',
-        payload: { decision: 'allow_once' },
-      });
+      const events = await resume('run-2', { interruptId: interrupt.id, ...ALLOW_ONCE });
 
       expect(readFileSync(path.join(workspace, 'allowed.txt'), 'utf8')).toBe(WRITTEN_CONTENT);
       expect(toolResultsOf(events)).toEqual([
@@ -154,7 +151,7 @@ export function describeRealKernelRuns(mode: UpstreamMode): void {
     ])(
       'permission $name: bash never runs, the model hears the refusal, the turn ends',
       async ({ answer }) => {
-        const { interrupt } = await parkPermission('refused.txt');
+        const { interrupt } = await parkWrite('refused.txt');
 
         const events = await resume('run-2', { interruptId: interrupt.id, ...answer });
 
@@ -234,14 +231,10 @@ export function describeRealKernelRuns(mode: UpstreamMode): void {
     });
 
     it('a gateway restarted with a parked permission resumes it on the same kernel task', async () => {
-      const { events: parked, interrupt } = await parkPermission('after-restart.txt');
+      const { events: parked, interrupt } = await parkWrite('after-restart.txt');
       await subject.restart();
 
-      const events = await resume('run-2', {
-        interruptId: interrupt.id,
-        status: 'resolved',
-        payload: { decision: 'allow_once' },
-      });
+      const events = await resume('run-2', { interruptId: interrupt.id, ...ALLOW_ONCE });
 
       expect(readFileSync(path.join(workspace, 'after-restart.txt'), 'utf8')).toBe(WRITTEN_CONTENT);
       expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: 'success' } });
