@@ -202,10 +202,13 @@ async function* sendAnswers(
     throw new AguiError(ErrorCode.CANCELLED, 'cancelledByInterruptResponse');
   }
   for (const step of plan.steps) for (const commit of step.commits) ctx.answeringIds.add(commit.interruptId);
-  // Reference §4.6 b: with a Pipeline under way, what it emitted while the answers were being sent is
-  // recovered from the kernel when the next wait appears or at the end of the run.
+  // With a Pipeline under way, what it emitted while permission answers were being sent (a sideband
+  // SendMessage carries no stream) is recovered from the kernel when the next wait appears or at the end of
+  // the run. A question answer's own stream carries every envelope: recovering again would replay them
+  // after the live ones (a late snapshot and a second, out-of-order pipeline_completed).
   const { pipelineSequence } = ctx.state.execution;
-  if (pipelineSequence > 0) ctx.scheduledRecoveryAfter = pipelineSequence;
+  if (pipelineSequence > 0 && plan.steps.some(carriesPermission))
+    ctx.scheduledRecoveryAfter = pipelineSequence;
   let end: StreamEnd | undefined;
   for (const step of plan.steps) {
     const message = resumeMessage(ctx, step, taskId);
@@ -353,10 +356,12 @@ async function acceptedOrRejected(call: Promise<A2aFrame>): Promise<void> {
 }
 
 /** Permission answers travel as a DataPart, question answers as text (§5.6). */
+function carriesPermission(step: SendStep): boolean {
+  return step.parts.some((part) => 'data' in part);
+}
+
 function notAcceptedKey(step: SendStep): MessageKey {
-  return step.parts.some((part) => 'data' in part)
-    ? 'permissionResponseNotAccepted'
-    : 'interruptResponseNotAccepted';
+  return carriesPermission(step) ? 'permissionResponseNotAccepted' : 'interruptResponseNotAccepted';
 }
 
 /** Seed expiry (§5.8 Gen A): cancel the task best effort, clear pending, and refuse with EXECUTION_EXPIRED. */

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findExecutable } from '../../src/a2a/managed/find-executable';
 import { IacCodeProcess, IacCodeStartError } from '../../src/a2a/managed/iac-code-process';
+import { isAlive } from '../support/child-processes';
 
 const FAKE_DIRECTORY = path.resolve(__dirname, '../support/fake-iac-code');
 // Node 24 (the one running Jest) first, so the fake's `#!/usr/bin/env node` never picks the system Node 20.
@@ -13,15 +14,6 @@ interface Recorded {
   readonly argv: string[];
   readonly env: Record<string, string>;
   readonly pid: number;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('IacCodeProcess with a fake iac-code', () => {

@@ -100,6 +100,10 @@ async function expectNativeContinuation(
   const counts = countByMethod(calls);
   expect(counts.SendStreamingMessage).toBe(2);
   expect(counts.SubscribeToTask).toBe(1);
+  // Only the resume preflight catches the Pipeline up: a question answer schedules no second recovery
+  // (that one is for permission answers), so no late snapshot and no replayed envelopes follow.
+  expect(counts['pipeline-state']).toBe(1);
+  expect(second.filter((event) => event.type === EventType.ACTIVITY_SNAPSHOT)).toHaveLength(1);
   const prompt = calls.filter((call) => call.method === 'SendStreamingMessage')[1].params.message;
   expect(prompt).toMatchObject({ taskId, parts: [{ text: 'Candidate B' }] });
   expect(textOf(second)).toContain('Deploying Candidate B. ');

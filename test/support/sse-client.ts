@@ -36,35 +36,8 @@ export interface PostOptions {
 }
 
 /** POSTs a JSON body and reads the whole SSE (or error) response. */
-export async function postRun(url: string, body: unknown, options: PostOptions = {}): Promise<SseResponse> {
-  const controller = new AbortController();
-  options.signal?.addEventListener('abort', () => controller.abort());
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    signal: controller.signal,
-  });
-  let text = '';
-  const decoder = new TextDecoder();
-  try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      const limit = options.disconnectAfterEvents;
-      if (
-        limit !== undefined &&
-        parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)).events.length >= limit
-      ) {
-        controller.abort();
-        break;
-      }
-    }
-  } catch (error) {
-    if (!controller.signal.aborted) throw error;
-  }
-  const isSse = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-  const parsed = isSse ? parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)) : { events: [], comments: [] };
-  return { status: response.status, headers: response.headers, text, ...parsed };
+export function postRun(url: string, body: unknown, options: PostOptions = {}): Promise<SseResponse> {
+  return openRun(url, body, options).finished;
 }
 
 /** Polls until the predicate holds or the time is up (for effects that happen after a response ends). */
@@ -79,4 +52,75 @@ export async function eventually<T>(
     if (predicate(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A run whose events a test watches while it streams (to act mid-run), and can leave (`abort`). */
+export interface OpenRun {
+  /** The first event (already received or still to come) for which `matches` holds. */
+  waitForEvent(matches: (event: BaseEvent) => boolean): Promise<BaseEvent>;
+  /** The whole response once the stream ended (or the client left). */
+  readonly finished: Promise<SseResponse>;
+  /** The client disconnects. */
+  abort(): void;
+}
+
+/** POSTs a run and exposes its events as they arrive (postRun waits for the end of the same). */
+export function openRun(url: string, body: unknown, options: PostOptions = {}): OpenRun {
+  const controller = new AbortController();
+  options.signal?.addEventListener('abort', () => controller.abort());
+  const seen: BaseEvent[] = [];
+  const waiters = new Set<(event: BaseEvent) => void>();
+  const finished = (async (): Promise<SseResponse> => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      signal: controller.signal,
+    });
+    const isSse = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    let text = '';
+    let parsedUpTo = 0;
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        const complete = text.lastIndexOf('\n\n') + 2;
+        if (!isSse || complete <= parsedUpTo) continue;
+        for (const event of parseSse(text.slice(parsedUpTo, complete)).events) {
+          seen.push(event);
+          for (const waiter of [...waiters]) waiter(event);
+        }
+        parsedUpTo = complete;
+        const limit = options.disconnectAfterEvents;
+        if (limit !== undefined && seen.length >= limit) {
+          controller.abort();
+          break;
+        }
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    }
+    const parsed = isSse ? parseSse(text.slice(0, parsedUpTo)) : { events: [], comments: [] };
+    return { status: response.status, headers: response.headers, text, ...parsed };
+  })();
+  return {
+    waitForEvent: (matches) =>
+      new Promise((resolve, reject) => {
+        const found = seen.find(matches);
+        if (found) return resolve(found);
+        const waiter = (event: BaseEvent) => {
+          if (!matches(event)) return;
+          waiters.delete(waiter);
+          resolve(event);
+        };
+        waiters.add(waiter);
+        const sent = () => seen.map((event) => event.type).join(', ');
+        finished.then(
+          () => reject(new Error(`the run ended without the awaited event; it sent ${sent()}`)),
+          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+        );
+      }),
+    finished,
+    abort: () => controller.abort(),
+  };
 }

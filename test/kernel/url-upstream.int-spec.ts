@@ -1,0 +1,3 @@
+import { describeRealKernelRuns } from '../support/real-kernel-runs';
+
+describeRealKernelRuns('url');
