@@ -211,6 +211,30 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: 'page',
   },
   {
+    variable: 'IAC_CODE_AGUI_A2A_IDLE_SECONDS',
+    read: (c) => c.a2aIdleMs,
+    byDefault: 120000,
+    valid: ['30', 30000],
+    invalid: '0',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS',
+    read: (c) => c.a2aCallTimeoutMs,
+    byDefault: 60000,
+    valid: ['5', 5000],
+    invalid: 'soon',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_CORS_ORIGINS',
+    read: (c) => c.corsOrigins,
+    byDefault: [],
+    valid: [
+      'https://app.example.com, http://localhost:5173',
+      ['https://app.example.com', 'http://localhost:5173'],
+    ],
+    invalid: 'https://app.example.com/path',
+  },
+  {
     variable: 'IAC_CODE_AGUI_STATE_STORE',
     read: (c) => c.store.kind,
     byDefault: 'file',
@@ -223,6 +247,7 @@ const SETTINGS: readonly SettingCase[] = [
     read: (c) => c.store.redisUrl,
     byDefault: undefined,
     valid: ['redis://127.0.0.1:6379/0', 'redis://127.0.0.1:6379/0'],
+    invalid: 'http://:S3CRET@127.0.0.1:6379/0',
   },
   {
     variable: 'IAC_CODE_AGUI_REDIS_KEY_PREFIX',
@@ -253,9 +278,8 @@ describe('loadConfig: every setting', () => {
       it(`refuses ${JSON.stringify(invalid)} with a message naming the variable`, () => {
         const load = () => loadConfig({ ...others, [variable]: invalid }, HOST);
         expect(load).toThrow(ConfigError);
-        expect(load).toThrow(
-          new RegExp(`${variable}=${JSON.stringify(invalid).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
-        );
+        // The message names the variable; it need not echo the value (tokens and URLs are secrets).
+        expect(load).toThrow(new RegExp(`\\b${variable}\\b`));
       });
     }
   });
