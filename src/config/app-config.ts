@@ -23,6 +23,8 @@ export interface AppConfig {
   readonly heartbeatMs: number;
   readonly interruptTtlSeconds: number;
   readonly cancelTimeoutMs: number;
+  /** How long a managed `iac-code a2a` child may take to answer `/health` (IAC_CODE_AGUI_MANAGED_START_SECONDS). */
+  readonly managedStartTimeoutMs: number;
   readonly genericClients: boolean;
   readonly genericWorkspaceRoot: string;
   readonly sessionBinding: boolean;

@@ -96,6 +96,8 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     heartbeatMs: Math.round((dto.IAC_CODE_AGUI_HEARTBEAT_SECONDS ?? 15) * 1000),
     interruptTtlSeconds: dto.IAC_CODE_AGUI_INTERRUPT_TTL ?? 540,
     cancelTimeoutMs: Math.round((dto.IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS ?? 10) * 1000),
+    // The real kernel took up to 23 s to start on a loaded machine: 60 s leaves room without hiding a hang.
+    managedStartTimeoutMs: Math.round((dto.IAC_CODE_AGUI_MANAGED_START_SECONDS ?? 60) * 1000),
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
       expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
@@ -155,6 +157,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     heartbeatMs: config.heartbeatMs,
     interruptTtlSeconds: config.interruptTtlSeconds,
     cancelTimeoutMs: config.cancelTimeoutMs,
+    managedStartTimeoutMs: config.managedStartTimeoutMs,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,
   };

@@ -11,8 +11,8 @@ export interface IacCodeProcessOptions {
   readonly executable: string;
   /** The environment the child inherits (AppConfig.childEnvironment). */
   readonly environment: Readonly<Record<string, string>>;
-  /** reference §3.3: 20 s; shorter in tests. */
-  readonly readinessTimeoutMs?: number;
+  /** How long `/health` may take to answer 200 (IAC_CODE_AGUI_MANAGED_START_SECONDS). */
+  readonly readinessTimeoutMs: number;
   readonly pollIntervalMs?: number;
   readonly probeTimeoutMs?: number;
   /** reference §3.3: SIGTERM, wait 5 s, then SIGKILL. */
@@ -105,7 +105,7 @@ export class IacCodeProcess {
   }
 
   private async waitUntilHealthy(url: string): Promise<void> {
-    const timeoutMs = this.options.readinessTimeoutMs ?? 20_000;
+    const timeoutMs = this.options.readinessTimeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     let exit: ChildExit | undefined;
     void this.exited?.then((value) => (exit = value));
