@@ -66,10 +66,17 @@ export class IacCodeProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    // The child never outlives this process, even one that exits without stop() (a start that failed).
+    const stopWithProcess = () => child.kill('SIGTERM');
+    process.once('exit', stopWithProcess);
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('exit', (code, signal) => {
+        process.off('exit', stopWithProcess);
+        resolve({ code, signal });
+      });
       // A spawn failure (ENOENT, EACCES) emits 'error' and never 'exit'.
       child.once('error', (error) => {
+        process.off('exit', stopWithProcess);
         this.logger.error(`iac-code a2a could not be spawned: ${error.message}`);
         resolve({ code: null, signal: null });
       });
