@@ -260,42 +260,6 @@ describe('default script on the raw wire', () => {
   });
 });
 
-describe('one task per conversation', () => {
-  async function turnOn(contextId: string): Promise<Json[]> {
-    const params = { message: { ...messageParams('create a VPC').message, contextId } };
-    return records(await (await post(rpcBody('SendStreamingMessage', params))).text()).frames;
-  }
-
-  it('a message without taskId continues the task whose turn finished on that context; another context gets its own', async () => {
-    const contextId = randomUUID();
-    const first = await turnOn(contextId);
-    const second = await turnOn(contextId);
-    const elsewhere = await turnOn(randomUUID());
-
-    const taskId = first[0].result.task.id as string;
-    expect(stateOf(first[first.length - 1])).toBe('TASK_STATE_INPUT_REQUIRED');
-    expect(second[0].result.task).toMatchObject({ id: taskId, contextId });
-    const updates = second.slice(1).map((frame) => frame.result.statusUpdate ?? frame.result.artifactUpdate);
-    expect(new Set(updates.map((update) => update.taskId))).toEqual(new Set([taskId]));
-    const [final, last] = second.slice(-2);
-    expect(iacCodeOf(final)?.assistantFinal).toEqual({ complete: true });
-    expect(stateOf(last)).toBe('TASK_STATE_INPUT_REQUIRED');
-    expect(elsewhere[0].result.task.id).not.toBe(taskId);
-  });
-
-  it('a cancelled task is not continued: the next message opens a new task', async () => {
-    const contextId = randomUUID();
-    const first = await turnOn(contextId);
-    const taskId = first[0].result.task.id as string;
-    await post(rpcBody('CancelTask', { id: taskId }), {}, AbortSignal.timeout(3000));
-
-    const next = await turnOn(contextId);
-
-    expect(next[0].result.task.id).not.toBe(taskId);
-    expect(stateOf(next[0])).toBe('TASK_STATE_SUBMITTED');
-  });
-});
-
 describe('heartbeat and cancel on the raw wire', () => {
   it('sends `: ping - <ISO datetime>` comments in silence; CancelTask ends the silent stream with CANCELED', async () => {
     const response = await stream('silent please');

@@ -24,8 +24,6 @@ export interface KernelRpcEndpointOptions {
   readonly clock: Clock;
   /** What tasks wait for: answers are checked against it before the SDK sees them. */
   readonly inputs: PendingKernelInputs;
-  /** Per context, the task a message without `taskId` continues (see KernelSharedState). */
-  readonly idleTaskOfContext: ReadonlyMap<string, string>;
   /** Faults armed by tests; absent in the demo agent. */
   readonly faults?: KernelFaultInjector;
 }
@@ -99,7 +97,7 @@ export class KernelRpcEndpoint {
       );
     }
     if (gate.kind === 'new-turn') this.options.inputs.deliver(gate.taskId, gate.answer);
-    const answer = await this.transport.handle(this.onIdleTask(rpc) ?? body, context);
+    const answer = await this.transport.handle(rpc ?? body, context);
     if (isAsyncIterable(answer)) return this.stream(answer, requestId, response);
     writeJson(response, 200, this.withWaitingInputs(method, answer));
   }
@@ -178,19 +176,6 @@ export class KernelRpcEndpoint {
       ...inputs,
     };
     return { ...wire, metadata: { ...wire.metadata, iac_code: iacCode } };
-  }
-
-  /**
-   * A message without `taskId` on a context whose task finished its last turn goes to that task, as the
-   * kernel keeps one task per conversation: the SDK alone would open a new task for it.
-   */
-  private onIdleTask(rpc: Rpc | undefined): Rpc | undefined {
-    const message = rpc?.params?.message as Record<string, unknown> | undefined;
-    if (typeof rpc?.method !== 'string' || !MESSAGE_METHODS.has(rpc.method) || !message) return rpc;
-    if (message.taskId || typeof message.contextId !== 'string') return rpc;
-    const taskId = this.options.idleTaskOfContext.get(message.contextId);
-    if (!taskId) return rpc;
-    return { ...rpc, params: { ...rpc.params, message: { ...message, taskId } } };
   }
 
   /** The `http-500` script answers before any stream, so the script is chosen here, from the request. */

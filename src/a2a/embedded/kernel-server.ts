@@ -67,7 +67,6 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
     pingIntervalMs: options.pingIntervalMs ?? 15_000,
     clock,
     inputs: state.inputs,
-    idleTaskOfContext: state.idleTaskOfContext,
     faults: options.faults,
   });
   const openResponses = new Set<ServerResponse>();

@@ -10,18 +10,8 @@ export interface KernelSharedState {
   readonly inputs: PendingKernelInputs;
   readonly pipelines: PipelineJournal;
   readonly sessions: KernelSessionRestore;
-  /**
-   * Per context, the task whose last turn ended normally (INPUT_REQUIRED without any input): the kernel
-   * carries the next message on that context on the same task, as the real one does.
-   */
-  readonly idleTaskOfContext: Map<string, string>;
 }
 
 export function createKernelSharedState(sessions = new KernelSessionRestore()): KernelSharedState {
-  return {
-    inputs: new PendingKernelInputs(),
-    pipelines: new PipelineJournal(),
-    sessions,
-    idleTaskOfContext: new Map(),
-  };
+  return { inputs: new PendingKernelInputs(), pipelines: new PipelineJournal(), sessions };
 }

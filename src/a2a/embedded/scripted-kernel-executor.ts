@@ -34,8 +34,6 @@ interface ActiveTurn {
   readonly controller: AbortController;
   /** False while parked in a `hang-cancel` script: CancelTask then gets no answer. */
   answersCancel: boolean;
-  /** The state of the last status update the turn published. */
-  lastState?: unknown;
 }
 
 /**
@@ -61,7 +59,6 @@ export class ScriptedKernelExecutor implements AgentExecutor {
     const input: KernelTurnInput = { userText, taskId, contextId, sessionId: kernelSessionId(contextId) };
     const turn: ActiveTurn = { controller: new AbortController(), answersCancel: true };
     this.activeTurns.set(taskId, turn);
-    this.state.idleTaskOfContext.delete(contextId);
     const parked = this.state.inputs.beginTurn(taskId, contextId);
     if (!context.task) {
       const isBackupPending = scriptFlagsOf(userText).includes(BACKUP_NOT_READY_FLAG);
@@ -86,10 +83,7 @@ export class ScriptedKernelExecutor implements AgentExecutor {
       return;
     }
     this.state.inputs.forget(taskId);
-    const contextId = this.contextOfTask.get(taskId) ?? '';
-    if (this.state.idleTaskOfContext.get(contextId) === taskId)
-      this.state.idleTaskOfContext.delete(contextId);
-    bus.publish(this.canceledEvent(taskId, contextId));
+    bus.publish(this.canceledEvent(taskId, this.contextOfTask.get(taskId) ?? ''));
   }
 
   /** Stops every turn without publishing anything more (server shutdown). */
@@ -134,10 +128,8 @@ export class ScriptedKernelExecutor implements AgentExecutor {
     const queue = [...steps];
     try {
       for (let step = queue.shift(); step && !signal.aborted; step = queue.shift()) {
-        if (step.kind === 'frame') {
-          this.publishFrame(step.frame, input, bus);
-          if ('statusUpdate' in step.frame) turn.lastState = stateOf(step.frame.statusUpdate);
-        } else if (step.kind === 'pause') await pause(step.ms, signal);
+        if (step.kind === 'frame') this.publishFrame(step.frame, input, bus);
+        else if (step.kind === 'pause') await pause(step.ms, signal);
         else if (step.kind === 'park') {
           turn.answersCancel = step.answersCancel;
           await pause(undefined, signal);
@@ -158,11 +150,6 @@ export class ScriptedKernelExecutor implements AgentExecutor {
       if (this.activeTurns.get(input.taskId) === turn) {
         this.activeTurns.delete(input.taskId);
         this.state.inputs.endTurn(input.taskId);
-        const isIdle =
-          !signal.aborted &&
-          turn.lastState === 'TASK_STATE_INPUT_REQUIRED' &&
-          !this.state.inputs.viewOf(input.taskId);
-        if (isIdle) this.state.idleTaskOfContext.set(input.contextId, input.taskId);
       }
     }
   }
@@ -214,10 +201,6 @@ export class ScriptedKernelExecutor implements AgentExecutor {
   private timestamp(): string {
     return new Date(this.clock.now()).toISOString();
   }
-}
-
-function stateOf(statusUpdate: Readonly<Record<string, unknown>>): unknown {
-  return (statusUpdate.status as { state?: unknown } | undefined)?.state;
 }
 
 /** Resolves after `ms` (never, when undefined) or as soon as the signal aborts. */
