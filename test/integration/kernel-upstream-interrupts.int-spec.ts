@@ -316,6 +316,39 @@ describe('permission', () => {
     });
   });
 
+  it('the same answer again gets one duplicate inputReceived frame and the stream ends; another decision is refused', async () => {
+    const { task, frames } = await startTask('permission');
+    const input = iacCodeOf(frames[frames.length - 1]).input as Json;
+    await streamFrames('SendStreamingMessage', permissionAnswer(task, input, 'allow_once'));
+    const before = await getTask(task);
+
+    const repeat = await streamFrames('SendStreamingMessage', permissionAnswer(task, input, 'allow_once'));
+    const conflicting = await rpcJson('SendStreamingMessage', permissionAnswer(task, input, 'deny'));
+
+    expect(repeat).toHaveLength(1);
+    expect(repeat[0].result.statusUpdate).toMatchObject({
+      taskId: task.id,
+      status: { state: 'TASK_STATE_WORKING' },
+    });
+    expect(iacCodeOf(repeat[0])).toEqual({
+      iacCodeSessionId: task.sessionId,
+      inputReceived: {
+        kind: 'permission',
+        inputId: input.inputId,
+        toolUseId: input.toolUseId,
+        decision: 'allow_once',
+        recovered: true,
+        duplicate: true,
+      },
+    });
+    expect(conflicting.error).toEqual({
+      code: -32602,
+      message: 'permission_resume_invalid: permission decision conflicts with receipt.',
+    });
+    // Neither reached the task: it is exactly as the first answer left it.
+    expect(await getTask(task)).toEqual(before);
+  });
+
   it('deny: the tool fails with a denial text and the turn finishes', async () => {
     const { task, frames } = await startTask('permission');
     const input = iacCodeOf(frames[frames.length - 1]).input as Json;

@@ -10,10 +10,10 @@ import type { Clock } from '../../common/clock';
 import { writeInjectedFault } from './injected-fault-response';
 import { gateKernelAnswer } from './kernel-answer-gate';
 import type { KernelFaultInjector } from './kernel-fault-injector';
-import { kernelSessionId } from './kernel-frames';
+import { kernelSessionId, statusFrame } from './kernel-frames';
 import type { KernelScriptBook } from './kernel-script';
 import { writeJson, writeKernelSse } from './kernel-sse-writer';
-import type { PendingKernelInputs } from './pending-kernel-inputs';
+import type { PendingKernelInputs, PermissionReceipt } from './pending-kernel-inputs';
 import { userTextOf } from './user-text-of';
 
 export interface KernelRpcEndpointOptions {
@@ -29,6 +29,12 @@ export interface KernelRpcEndpointOptions {
 }
 
 const MESSAGE_METHODS = new Set(['SendStreamingMessage', 'SendMessage']);
+
+interface Call {
+  readonly requestId: unknown;
+  readonly context: ServerCallContext;
+  readonly response: ServerResponse;
+}
 
 type Rpc = { readonly method?: unknown; readonly params?: Record<string, unknown>; readonly id?: unknown };
 
@@ -80,22 +86,20 @@ export class KernelRpcEndpoint {
       writeJson(response, 200, {
         jsonrpc: '2.0',
         id: requestId,
-        error: { code: -32602, message: `Invalid params: ${gate.reason}` },
+        error: { code: -32602, message: gate.message },
       });
       return;
     }
+    const call: Call = { requestId, context, response };
     if (gate.kind === 'running-turn') {
       return this.answerRunningTurn(
         method,
         gate.taskId,
         () => this.options.inputs.deliver(gate.taskId, gate.answer),
-        {
-          requestId,
-          context,
-          response,
-        },
+        call,
       );
     }
+    if (gate.kind === 'duplicate') return this.acknowledgeDuplicate(method, gate.taskId, gate.receipt, call);
     if (gate.kind === 'new-turn') this.options.inputs.deliver(gate.taskId, gate.answer);
     const answer = await this.transport.handle(rpc ?? body, context);
     if (isAsyncIterable(answer)) return this.stream(answer, requestId, response);
@@ -112,24 +116,12 @@ export class KernelRpcEndpoint {
     method: string,
     taskId: string,
     deliver: () => void,
-    call: { requestId: unknown; context: ServerCallContext; response: ServerResponse },
+    call: Call,
   ): Promise<void> {
     const { requestId, context, response } = call;
     if (method === 'SendMessage') {
       deliver();
-      const got = await this.transport.handle(
-        { jsonrpc: '2.0', id: requestId, method: 'GetTask', params: { id: taskId } },
-        context,
-      );
-      const { result, error } = this.withWaitingInputs('GetTask', got) as {
-        result?: unknown;
-        error?: unknown;
-      };
-      return writeJson(response, 200, {
-        jsonrpc: '2.0',
-        id: requestId,
-        ...(error ? { error } : { result: { task: result } }),
-      });
+      return this.writeTaskOf(taskId, call);
     }
     const events = await this.transport.handle(
       { jsonrpc: '2.0', id: requestId, method: 'SubscribeToTask', params: { id: taskId } },
@@ -137,6 +129,53 @@ export class KernelRpcEndpoint {
     );
     if (!isAsyncIterable(events)) return writeJson(response, 200, events);
     return this.stream(deliverAfterFirst(events, deliver), requestId, response);
+  }
+
+  /**
+   * A repeated permission answer: one WORKING frame whose `inputReceived` is marked `duplicate`, then the
+   * stream ends (`SendMessage` gets the task as it is); nothing reaches the task.
+   */
+  private acknowledgeDuplicate(method: string, taskId: string, receipt: PermissionReceipt, call: Call) {
+    if (method === 'SendMessage') return this.writeTaskOf(taskId, call);
+    const { contextId, value, decision } = receipt;
+    const ids = { taskId, contextId, sessionId: kernelSessionId(contextId) };
+    const inputReceived = {
+      kind: 'permission',
+      inputId: value.inputId,
+      toolUseId: value.toolUseId,
+      decision,
+      recovered: true,
+      duplicate: true,
+    };
+    const { statusUpdate } = statusFrame(ids, 'TASK_STATE_WORKING', { iacCode: { inputReceived } }) as {
+      statusUpdate: Record<string, unknown>;
+    };
+    const timestamp = new Date(this.options.clock.now()).toISOString();
+    const result = {
+      statusUpdate: { ...statusUpdate, status: { ...(statusUpdate.status as object), timestamp } },
+    };
+    const envelope = { jsonrpc: '2.0', id: call.requestId, result };
+    return this.stream(
+      (async function* () {
+        yield envelope;
+      })(),
+      call.requestId,
+      call.response,
+    );
+  }
+
+  /** `SendMessage` answered with the task as it is now, as `result.task`. */
+  private async writeTaskOf(taskId: string, { requestId, context, response }: Call): Promise<void> {
+    const got = await this.transport.handle(
+      { jsonrpc: '2.0', id: requestId, method: 'GetTask', params: { id: taskId } },
+      context,
+    );
+    const { result, error } = this.withWaitingInputs('GetTask', got) as { result?: unknown; error?: unknown };
+    return writeJson(response, 200, {
+      jsonrpc: '2.0',
+      id: requestId,
+      ...(error ? { error } : { result: { task: result } }),
+    });
   }
 
   private stream(

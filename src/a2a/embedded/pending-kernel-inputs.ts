@@ -15,6 +15,13 @@ interface TaskInputs {
   wake?: () => void;
 }
 
+/** A permission answer the kernel accepted: a repeat of it is acknowledged as a duplicate. */
+export interface PermissionReceipt {
+  readonly contextId: string;
+  readonly value: KernelInputValue;
+  readonly decision: 'allow_once' | 'deny';
+}
+
 /** Where an accepted answer goes: to a turn that runs, or through the SDK to a new turn. */
 export type AnswerDestination = 'running-turn' | 'new-turn';
 
@@ -25,6 +32,8 @@ export type AnswerDestination = 'running-turn' | 'new-turn';
  */
 export class PendingKernelInputs {
   private readonly tasks = new Map<string, TaskInputs>();
+  /** Accepted permission answers by task and input id; kept after the turn ends, dropped on cancel. */
+  private readonly receipts = new Map<string, Map<string, PermissionReceipt>>();
 
   /** A turn starts on a task; returns the await step it parked at, to continue from. */
   beginTurn(taskId: string, contextId: string): KernelAwaitStep | undefined {
@@ -85,6 +94,12 @@ export class PendingKernelInputs {
   accept(taskId: string, answer: KernelAnswer): AnswerDestination {
     const task = this.tasks.get(taskId);
     if (!task) return 'new-turn';
+    const value = task.pending.get(answer.inputId)?.value;
+    if (value && answer.kind === 'permission') {
+      const receipts = this.receipts.get(taskId) ?? new Map<string, PermissionReceipt>();
+      receipts.set(answer.inputId, { contextId: task.contextId, value, decision: answer.decision });
+      this.receipts.set(taskId, receipts);
+    }
     task.pending.delete(answer.inputId);
     const destination: AnswerDestination = task.isBusy ? 'running-turn' : 'new-turn';
     task.isBusy = true;
@@ -135,10 +150,16 @@ export class PendingKernelInputs {
     if (task) task.parked = step;
   }
 
+  /** The accepted answer to a permission of the task, if it was answered. */
+  receiptOf(taskId: string, inputId: unknown): PermissionReceipt | undefined {
+    return typeof inputId === 'string' ? this.receipts.get(taskId)?.get(inputId) : undefined;
+  }
+
   /** The task was cancelled: nothing it waited for can be answered any more. */
   forget(taskId: string): void {
     this.tasks.get(taskId)?.wake?.();
     this.tasks.delete(taskId);
+    this.receipts.delete(taskId);
   }
 
   private taskOf(taskId: string, contextId: string): TaskInputs {
