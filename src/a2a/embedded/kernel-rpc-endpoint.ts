@@ -206,8 +206,17 @@ export class KernelRpcEndpoint {
 
   private taskWithInputs(task: unknown): unknown {
     const wire = task as
-      { id?: unknown; contextId?: unknown; metadata?: Record<string, unknown> } | undefined;
-    const inputs = typeof wire?.id === 'string' ? this.options.inputs.snapshotInputsOf(wire.id) : undefined;
+      | {
+          id?: unknown;
+          contextId?: unknown;
+          status?: { state?: unknown };
+          metadata?: Record<string, unknown>;
+        }
+      | undefined;
+    const inputs =
+      typeof wire?.id === 'string'
+        ? this.options.inputs.snapshotInputsOf(wire.id, wire.status?.state)
+        : undefined;
     if (!wire || !inputs) return task;
     const iacCode = {
       ...(wire.metadata?.iac_code as Record<string, unknown> | undefined),

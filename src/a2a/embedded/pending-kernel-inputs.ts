@@ -32,6 +32,11 @@ export type AnswerDestination = 'running-turn' | 'new-turn';
  */
 export class PendingKernelInputs {
   private readonly tasks = new Map<string, TaskInputs>();
+  /**
+   * The last input each task announced on an INPUT_REQUIRED frame. The kernel's task store merges status
+   * metadata, so a task back at INPUT_REQUIRED after the answer still shows it (its GetTask does).
+   */
+  private readonly lastDirectInputs = new Map<string, KernelInputValue>();
   /** Accepted permission answers by task and input id; kept after the turn ends, dropped on cancel. */
   private readonly receipts = new Map<string, Map<string, PermissionReceipt>>();
 
@@ -59,7 +64,10 @@ export class PendingKernelInputs {
   ) {
     if (inputs.length === 0) return;
     const task = this.taskOf(taskId, contextId);
-    for (const input of inputs) task.pending.set(input.value.inputId, input);
+    for (const input of inputs) {
+      task.pending.set(input.value.inputId, input);
+      if (input.via === 'input') this.lastDirectInputs.set(taskId, input.value);
+    }
   }
 
   /** What the task waits for, or undefined when it waits for nothing. */
@@ -73,15 +81,18 @@ export class PendingKernelInputs {
     };
   }
 
-  /** `metadata.iac_code` inputs for a task snapshot, as the kernel shows a waiting task (reference §5.4 step 5). */
-  snapshotInputsOf(taskId: string): Record<string, unknown> | undefined {
-    const task = this.tasks.get(taskId);
-    if (!task || task.pending.size === 0) return undefined;
-    const inputs = [...task.pending.values()];
-    const direct = inputs.find((input) => input.via === 'input');
+  /**
+   * `metadata.iac_code` inputs for a task snapshot in `state`, as the kernel shows them (reference §5.4
+   * step 5): the pending sideband permissions, and the direct input, which stays on a task at
+   * INPUT_REQUIRED even once answered (the kernel drops it only while the task is not INPUT_REQUIRED).
+   */
+  snapshotInputsOf(taskId: string, state: unknown): Record<string, unknown> | undefined {
+    const inputs = [...(this.tasks.get(taskId)?.pending.values() ?? [])];
+    const direct = state === 'TASK_STATE_INPUT_REQUIRED' ? this.lastDirectInputs.get(taskId) : undefined;
     const sideband = inputs.filter((input) => input.via === 'pendingPermissions').map((input) => input.value);
+    if (!direct && sideband.length === 0) return undefined;
     return {
-      ...(direct ? { input: direct.value } : {}),
+      ...(direct ? { input: direct } : {}),
       ...(sideband.length ? { pendingPermissions: sideband } : {}),
     };
   }
@@ -160,6 +171,7 @@ export class PendingKernelInputs {
     this.tasks.get(taskId)?.wake?.();
     this.tasks.delete(taskId);
     this.receipts.delete(taskId);
+    this.lastDirectInputs.delete(taskId);
   }
 
   private taskOf(taskId: string, contextId: string): TaskInputs {
