@@ -4,6 +4,8 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/test'],
   testRegex: '\\.(int|e2e)-spec\\.ts$',
+  // Closes what a test file left open (a setup that failed halfway) once the file has finished.
+  testEnvironment: '<rootDir>/test/support/closing-environment.js',
   testTimeout: 30000,
   reporters: ['default', ['<rootDir>/test/support/plain-summary-reporter.js', { tier: 'integration' }]],
 };

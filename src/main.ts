@@ -3,28 +3,34 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { IacCodeStartError } from './a2a/managed/iac-code-process';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
 import { loadProcessConfig } from './config/process-config';
 import { closeOnSignals } from './common/close-on-signals';
 import { createLogger } from './common/create-logger';
 import { httpUrl } from './common/http-url';
-import type { LogSettings } from './logging/pino-options';
+import { createBootLogger } from './logging/boot-logger';
 import { GatewayWsAdapter } from './ws/gateway-ws-adapter';
 
-/** The log settings once the configuration is known, for a failure after that point. */
-let logSettings: LogSettings | undefined;
+/** The app's logger once the configuration is known, so a later failure is one more line in the same stream. */
+let bootLogger: Logger | undefined;
+/** The app once Nest has built it, so a later failure (the port is taken) can still stop what it started. */
+let startedApp: NestExpressApplication | undefined;
 
 async function bootstrap(): Promise<void> {
   const config = loadProcessConfig();
-  logSettings = config.log;
+  bootLogger = createBootLogger(config.log);
   // bodyParser off: the run and cancel routes read their own body after the guard, capped while streaming.
-  // bufferLogs: what Nest logs while it builds the app waits for pino (useLogger below) instead of the console.
+  // logger: what Nest logs while it builds the app (a failed start included) goes through pino at once.
+  // abortOnError off: a failed start rejects here (Nest would exit at once), so the catch below handles it.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
-    bufferLogs: true,
     forceCloseConnections: true,
+    logger: bootLogger,
+    abortOnError: false,
   });
+  startedApp = app;
   app.useLogger(app.get(Logger));
   // AgentCore's /ws on the same port, with the plain `ws` server (not socket.io).
   app.useWebSocketAdapter(new GatewayWsAdapter(app));
@@ -35,10 +41,15 @@ async function bootstrap(): Promise<void> {
   logger.log({ msg: 'listening', url: httpUrl(config.host, config.port) });
 }
 
-bootstrap().catch((error: unknown) => {
-  // A configuration error is the user's to fix: say which variable, without a stack trace.
-  const message =
-    error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
-  createLogger(logSettings).fatal({ context: 'Bootstrap' }, `agui-a2a-gateway did not start: ${message}`);
-  process.exitCode = 1;
+bootstrap().catch(async (error: unknown) => {
+  // A bad setting or a kernel that did not start is the user's to fix: say what, without a stack trace.
+  const isExpected = error instanceof ConfigError || error instanceof IacCodeStartError;
+  const message = isExpected ? error.message : error instanceof Error ? error.stack : String(error);
+  const line = `agui-a2a-gateway did not start: ${message}`;
+  if (bootLogger) bootLogger.fatal(line, 'Bootstrap');
+  else createLogger().fatal({ context: 'Bootstrap' }, line);
+  // Stops what did start (the managed kernel, the Redis client), then exits: a start that failed inside Nest's
+  // build leaves no app to close, and whatever it had opened must not keep the process alive.
+  await startedApp?.close().catch(() => undefined);
+  process.exit(1);
 });

@@ -28,7 +28,11 @@ export async function startUpstream(config: AppConfig): Promise<RunningUpstream>
       };
       break;
     case 'managed': {
-      const child = new IacCodeProcess({ executable: plan.executable, environment: config.childEnvironment });
+      const child = new IacCodeProcess({
+        executable: plan.executable,
+        environment: config.childEnvironment,
+        readinessTimeoutMs: config.managedStartTimeoutMs,
+      });
       const url = await child.start();
       running = { descriptor: { kind: 'managed', url }, token: child.token, stop: () => child.stop() };
       break;

@@ -27,6 +27,8 @@ export interface AppConfig {
   readonly a2aIdleMs: number;
   /** Bound on every unary kernel call (CancelTask keeps its shorter `cancelTimeoutMs`). */
   readonly a2aCallTimeoutMs: number;
+  /** How long a managed `iac-code a2a` child may take to answer `/health` (IAC_CODE_AGUI_MANAGED_START_SECONDS). */
+  readonly managedStartTimeoutMs: number;
   readonly genericClients: boolean;
   readonly genericWorkspaceRoot: string;
   readonly sessionBinding: boolean;

@@ -36,6 +36,7 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(600) IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_IDLE_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS?: number;
+  @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_MANAGED_START_SECONDS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_GENERIC_CLIENTS?: boolean;
   @IsOptional() @IsString() @MinLength(1) IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_SESSION_BINDING?: boolean;

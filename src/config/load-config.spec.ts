@@ -235,6 +235,13 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: 'https://app.example.com/path',
   },
   {
+    variable: 'IAC_CODE_AGUI_MANAGED_START_SECONDS',
+    read: (c) => c.managedStartTimeoutMs,
+    byDefault: 60000,
+    valid: ['0.25', 250],
+    invalid: '3601',
+  },
+  {
     variable: 'IAC_CODE_AGUI_STATE_STORE',
     read: (c) => c.store.kind,
     byDefault: 'file',
@@ -286,6 +293,11 @@ describe('loadConfig: every setting', () => {
 });
 
 describe('loadConfig: rules across settings', () => {
+  it.each(['0', '-5', '3601', 'soon', ''])('refuses a managed start bound of %j', (value) => {
+    const load = () => loadConfig({ IAC_CODE_AGUI_MANAGED_START_SECONDS: value }, HOST);
+    expect(load).toThrow(/IAC_CODE_AGUI_MANAGED_START_SECONDS=/);
+  });
+
   it('refuses a remote A2A URL unless remote kernels are allowed', () => {
     const remote = { IAC_CODE_AGUI_A2A_URL: 'https://kernel.internal/' };
     expect(() => loadConfig(remote, HOST)).toThrow(/IAC_CODE_AGUI_A2A_URL: .*loopback/);

@@ -110,6 +110,8 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     cancelTimeoutMs: Math.round((dto.IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS ?? 10) * 1000),
     a2aIdleMs: Math.round((dto.IAC_CODE_AGUI_A2A_IDLE_SECONDS ?? 120) * 1000),
     a2aCallTimeoutMs: Math.round((dto.IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS ?? 60) * 1000),
+    // The real kernel took up to 23 s to start on a loaded machine: 60 s leaves room without hiding a hang.
+    managedStartTimeoutMs: Math.round((dto.IAC_CODE_AGUI_MANAGED_START_SECONDS ?? 60) * 1000),
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
       expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
@@ -207,6 +209,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     cancelTimeoutMs: config.cancelTimeoutMs,
     a2aIdleMs: config.a2aIdleMs,
     a2aCallTimeoutMs: config.a2aCallTimeoutMs,
+    managedStartTimeoutMs: config.managedStartTimeoutMs,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,
     corsOrigins: config.corsOrigins,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import { LoggerModule, type Params } from 'nestjs-pino';
+import type { LogSettings } from './pino-options';
 import type { DestinationStream } from 'pino';
 import { CancelController } from '../cancellation/cancel.controller';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -10,6 +11,21 @@ import { RunsController } from '../runs/runs.controller';
 import { LOG_DESTINATION } from './log-destination';
 import { pinoHttpOptions } from './pino-http-options';
 import { isPrettyAvailable } from './pretty-available';
+
+/**
+ * nestjs-pino's `pinoHttp` parameter: the request logger's settings, and the destination when one is given
+ * (pretty output only on standard output). The first use in a process builds the one pino-http instance.
+ */
+export function pinoHttpParams(
+  settings: LogSettings,
+  destination: DestinationStream | null,
+): Params['pinoHttp'] {
+  const options = pinoHttpOptions(settings, {
+    prettyAvailable: destination === null && isPrettyAvailable(),
+    generateId: randomUUID,
+  });
+  return destination ? [options, destination] : options;
+}
 
 /**
  * Structured logs through nestjs-pino (issue #8): JSON lines (or pino-pretty on a terminal), one line per
@@ -23,12 +39,8 @@ import { isPrettyAvailable } from './pretty-available';
       providers: [{ provide: LOG_DESTINATION, useFactory: () => null }],
       inject: [APP_CONFIG, LOG_DESTINATION],
       useFactory: (config: AppConfig, destination: DestinationStream | null): Params => {
-        const options = pinoHttpOptions(config.log, {
-          prettyAvailable: destination === null && isPrettyAvailable(),
-          generateId: randomUUID,
-        });
         return {
-          pinoHttp: destination ? [options, destination] : options,
+          pinoHttp: pinoHttpParams(config.log, destination),
           // Only the gateway's own routes (with any prefix): a host application's routes are untouched (issue #10).
           forRoutes: [RunsController, CancelController, HealthController, MetricsController],
         };

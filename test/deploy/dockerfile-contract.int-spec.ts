@@ -1,5 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { KERNEL_VENV } from '../support/real-kernel';
 import { REPO_ROOT } from './support/helm';
 import { type ImageConfig, parseDockerfile, resolveTarget } from './support/parse-dockerfile';
 
@@ -143,12 +146,45 @@ describe('Dockerfile contract', () => {
     expect(major * 1e6 + minor * 1e3 + patch).toBeLessThan(1_002_001);
   });
 
-  it('kernel/check-venv.sh imports the modules a drifted a2a-sdk breaks, not only `iac-code a2a --help`', () => {
+  it('kernel/check-venv.sh runs the CLI and imports every kernel module, not only `iac-code a2a --help`', () => {
     const check = fs.readFileSync(path.join(REPO_ROOT, 'kernel', 'check-venv.sh'), 'utf8');
     expect(check).toMatch(/^set -eu$/m);
     expect(check).toContain('"$venv/bin/iac-code" a2a --help');
-    expect(check).toMatch(/import .*iac_code\.a2a\.task_store.*iac_code\.a2a\.transports\.dispatcher/);
+    expect(check).toContain('check_imports.py');
     expect(fs.statSync(path.join(REPO_ROOT, 'kernel', 'check-venv.sh')).mode & 0o111).not.toBe(0);
+  });
+
+  it('kernel/check_imports.py fails on a kernel module that does not import, and passes when all do', () => {
+    // A stand-in iac_code.a2a package: a drifted a2a-sdk breaks the task store exactly like this.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-check-imports-'));
+    const a2a = path.join(root, 'iac_code', 'a2a');
+    fs.mkdirSync(a2a, { recursive: true });
+    fs.writeFileSync(path.join(root, 'iac_code', '__init__.py'), '');
+    fs.writeFileSync(path.join(a2a, '__init__.py'), '');
+    fs.writeFileSync(path.join(a2a, 'app.py'), 'VALUE = 1\n');
+    const checkImports = () =>
+      spawnSync('python3', [path.join(REPO_ROOT, 'kernel', 'check_imports.py')], {
+        env: { ...process.env, PYTHONPATH: root },
+        encoding: 'utf8',
+      });
+    expect(checkImports().status).toBe(0);
+
+    fs.writeFileSync(
+      path.join(a2a, 'task_store.py'),
+      "raise ImportError(\"cannot import name 'encode_page_token' from 'a2a.utils'\")\n",
+    );
+    const broken = checkImports();
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('iac_code.a2a.task_store: ImportError');
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('kernel/check-venv.sh passes on the locked venv the tests use', () => {
+    const result = spawnSync(path.join(REPO_ROOT, 'kernel', 'check-venv.sh'), [KERNEL_VENV], {
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
   });
 
   it('no `# syntax=` line (no frontend image pull); npm and pip download into cache mounts', () => {

@@ -8,20 +8,13 @@ import { startGateway, type RunningGateway } from '../support/start-gateway';
 
 /**
  * The browser playground (issue #11) driven by Debian's Chromium through playwright-core (no browser is
- * downloaded; `.ci/run` installs the `chromium` package). The service runs on its demo agent with a bearer
- * token, and the page talks to it with HttpAgent, as a user would.
+ * downloaded; scripts/test-setup.sh, which `npm test` runs first, installs the `chromium` package). The
+ * service runs on its demo agent with a bearer token, and the page talks to it with HttpAgent, as a user would.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'playground-e2e-token';
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts', 'playground');
 const ROOT = path.join(__dirname, '..', '..');
-
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `playground browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium; CI does)`,
-  );
-}
 
 /** Builds the page from the current sources into a folder of its own: never tests a stale dist/. */
 function buildPage(): string {
@@ -44,7 +37,7 @@ function buildPage(): string {
   return outDir;
 }
 
-(hasChromium ? describe : describe.skip)('playground in a browser', () => {
+describe('playground in a browser', () => {
   let gateway: RunningGateway;
   let browser: Browser;
   let page: Page;
@@ -62,6 +55,9 @@ function buildPage(): string {
   const waitForStatus = (text: string) => page.locator('#run-status', { hasText: text }).waitFor();
 
   beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`${CHROMIUM} is missing: run scripts/test-setup.sh (apt-get install chromium)`);
+    }
     mkdirSync(ARTIFACTS, { recursive: true });
     pageDir = buildPage();
     gateway = await startGateway(

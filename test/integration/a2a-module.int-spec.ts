@@ -126,6 +126,26 @@ describe('A2aModule upstream selection', () => {
     }
   });
 
+  it('auto: a managed child not healthy within IAC_CODE_AGUI_MANAGED_START_SECONDS stops the start, and is killed', async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'a2a-module-'));
+    const record = path.join(directory, 'record.json');
+    try {
+      const start = compile({
+        PATH: [FAKE_DIRECTORY, NODE_DIRECTORY, '/usr/bin', '/bin'].join(':'),
+        FAKE_IAC_CODE_RECORD: record,
+        FAKE_IAC_CODE_MODE: 'unhealthy',
+        IAC_CODE_AGUI_MANAGED_START_SECONDS: '0.6',
+      });
+
+      await expect(start).rejects.toThrow('iac-code a2a did not become healthy within 600 ms.');
+      const { pid } = JSON.parse(readFileSync(record, 'utf8')) as { pid: number };
+      expect(readFileSync(`${record}.signals`, 'utf8')).toBe('SIGTERM\n');
+      expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it('auto with nothing available refuses to start, naming the three options', async () => {
     await expect(compile({ PATH: NODE_DIRECTORY })).rejects.toThrow(NO_UPSTREAM_MESSAGE);
   });

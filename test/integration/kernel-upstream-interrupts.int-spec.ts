@@ -308,12 +308,49 @@ describe('permission', () => {
       ]);
     });
 
-    it('once answered, the task no longer waits: its snapshot carries no input', async () => {
+    it('once answered and the turn finished, the snapshot still shows the answered input, as the kernel does', async () => {
       const snapshot = await getTask(task);
       expect(snapshot.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-      // The SDK keeps the last update's metadata on the task: only the session id is left.
-      expect(snapshot.metadata.iac_code).toEqual({ iacCodeSessionId: task.sessionId });
+      // The kernel merges status metadata into its stored task and drops `input` only while the task is not
+      // INPUT_REQUIRED: back at INPUT_REQUIRED after the turn, GetTask lists the answered permission again.
+      expect(snapshot.metadata.iac_code).toEqual({ iacCodeSessionId: task.sessionId, input });
+      // It is not pending for all that: answering it again is only acknowledged as a duplicate.
+      const repeat = await streamFrames('SendStreamingMessage', permissionAnswer(task, input, 'allow_once'));
+      expect(iacCodeOf(repeat[0]).inputReceived).toMatchObject({ inputId: input.inputId, duplicate: true });
     });
+  });
+
+  it('the same answer again gets one duplicate inputReceived frame and the stream ends; another decision is refused', async () => {
+    const { task, frames } = await startTask('permission');
+    const input = iacCodeOf(frames[frames.length - 1]).input as Json;
+    await streamFrames('SendStreamingMessage', permissionAnswer(task, input, 'allow_once'));
+    const before = await getTask(task);
+
+    const repeat = await streamFrames('SendStreamingMessage', permissionAnswer(task, input, 'allow_once'));
+    const conflicting = await rpcJson('SendStreamingMessage', permissionAnswer(task, input, 'deny'));
+
+    expect(repeat).toHaveLength(1);
+    expect(repeat[0].result.statusUpdate).toMatchObject({
+      taskId: task.id,
+      status: { state: 'TASK_STATE_WORKING' },
+    });
+    expect(iacCodeOf(repeat[0])).toEqual({
+      iacCodeSessionId: task.sessionId,
+      inputReceived: {
+        kind: 'permission',
+        inputId: input.inputId,
+        toolUseId: input.toolUseId,
+        decision: 'allow_once',
+        recovered: true,
+        duplicate: true,
+      },
+    });
+    expect(conflicting.error).toEqual({
+      code: -32602,
+      message: 'permission_resume_invalid: permission decision conflicts with receipt.',
+    });
+    // Neither reached the task: it is exactly as the first answer left it.
+    expect(await getTask(task)).toEqual(before);
   });
 
   it('deny: the tool fails with a denial text and the turn finishes', async () => {
@@ -457,7 +494,11 @@ describe('two-permissions', () => {
       'INPUT_REQUIRED',
     ]);
     expect(iacCodeOf(frames[2]).tool.toolUseId).toBe(`${task.id}-tool-1`);
-    expect((await getTask(task)).metadata.iac_code).toEqual({ iacCodeSessionId: task.sessionId });
+    // The answered direct input stays on the INPUT_REQUIRED task, as on the kernel; nothing is pending.
+    expect((await getTask(task)).metadata.iac_code).toEqual({
+      iacCodeSessionId: task.sessionId,
+      input: expectedPermission(task),
+    });
 
     const sent = await messagesTo(task);
     expect(sent.map((entry) => `${entry.method}:${entry.message.parts[0].data.inputId}`)).toEqual([
@@ -486,7 +527,10 @@ describe('two-permissions', () => {
 
     const second = await rpcJson('SendMessage', permissionAnswer(task, sidebandOf(task), 'allow_once'));
     expect(second.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    expect(second.result.task.metadata.iac_code).toEqual({ iacCodeSessionId: task.sessionId });
+    expect(second.result.task.metadata.iac_code).toEqual({
+      iacCodeSessionId: task.sessionId,
+      input: expectedPermission(task),
+    });
     expect(second.result.task.status.message).toBeUndefined();
   });
 });

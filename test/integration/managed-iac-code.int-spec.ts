@@ -45,6 +45,7 @@ describe('IacCodeProcess with a fake iac-code', () => {
         ...overrides,
       },
       logger,
+      readinessTimeoutMs: 20_000,
       ...timing,
     });
     processes.push(child);

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Redis from 'ioredis';
+import { trackedClose } from './open-resources';
 
 export interface RunningRedis {
   /** `redis://127.0.0.1:<port>/0` */
@@ -12,7 +13,7 @@ export interface RunningRedis {
   close(): Promise<void>;
 }
 
-/** Installed by `.ci/run` (apt-get install redis-server); override with REDIS_SERVER for a local build. */
+/** Installed by scripts/test-setup.sh (apt-get install redis-server); REDIS_SERVER points to another build. */
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const READY_TIMEOUT_MS = 10_000;
 
@@ -44,28 +45,36 @@ export async function startRedisServer(): Promise<RunningRedis> {
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
+  let spawnError: Error | undefined;
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A spawn failure (ENOENT: redis-server not installed) emits 'error' and never 'exit'.
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', (error) => {
+      spawnError = error;
+      resolve();
+    });
+  });
+  const close = trackedClose(`redis-server on port ${port}`, async () => {
+    if (child.exitCode === null && child.signalCode === null && !spawnError) {
+      child.kill('SIGTERM');
+      const forceKill = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      await exited;
+      clearTimeout(forceKill);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
   const url = `redis://127.0.0.1:${port}/0`;
   try {
-    await waitUntilPingable(url, () => child.exitCode !== null);
+    await waitUntilPingable(url, () => child.exitCode !== null || child.signalCode !== null || !!spawnError);
   } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`redis-server did not start: ${String(error)}\n${stderr}`, { cause: error });
+    await close();
+    const why = spawnError
+      ? `${REDIS_SERVER}: ${spawnError.message} (scripts/test-setup.sh installs it)`
+      : stderr;
+    throw new Error(`redis-server did not start: ${String(error)}\n${why}`, { cause: error });
   }
-  return {
-    url,
-    close: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const forceKill = setTimeout(() => child.kill('SIGKILL'), 3_000);
-        await exited;
-        clearTimeout(forceKill);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url, close };
 }
 
 async function waitUntilPingable(url: string, hasExited: () => boolean): Promise<void> {

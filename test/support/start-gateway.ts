@@ -13,6 +13,7 @@ import { APP_CONFIG } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { LOG_DESTINATION } from '../../src/logging/log-destination';
 import { GatewayWsAdapter } from '../../src/ws/gateway-ws-adapter';
+import { trackedClose } from './open-resources';
 
 export interface RunningGateway {
   /** Base URL ending with '/'. */
@@ -85,14 +86,21 @@ export async function startModule(
     forceCloseConnections: true,
     bufferLogs: true,
   });
-  // As in main.ts: Nest's Logger calls go through pino, so `logs` holds exactly what production writes.
-  app.useLogger(app.get(Logger));
-  app.useWebSocketAdapter(new GatewayWsAdapter(app));
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  const close = async () => {
+  // Registered before listen(), which starts the providers (a managed kernel child, Redis clients): a start
+  // that fails halfway is closed here, one that fails in the caller's setup is closed with the test file.
+  const close = trackedClose('gateway', async () => {
     await app.close();
     openLogSinks.delete(logs);
-  };
+  });
+  try {
+    // As in main.ts: Nest's Logger calls go through pino, so `logs` holds exactly what production writes.
+    app.useLogger(app.get(Logger));
+    app.useWebSocketAdapter(new GatewayWsAdapter(app));
+    await app.listen(0, '127.0.0.1');
+  } catch (error) {
+    await close().catch(() => undefined); // the start error is the one worth reporting
+    throw error;
+  }
+  const { port } = app.getHttpServer().address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/`, app, logs, close };
 }

@@ -9,6 +9,7 @@ import {
   KERNEL_UPSTREAM_READY,
   REQUEST_JOURNAL_PATH,
 } from './kernel-upstream/upstream-protocol';
+import { trackedClose } from './open-resources';
 
 export interface KernelUpstreamOptions {
   /** Sets IACCODE_A2A_HTTP_TOKEN for the child: every route then needs the bearer token. */
@@ -60,9 +61,18 @@ export async function startKernelUpstream(options: KernelUpstreamOptions = {}): 
   if (options.pingMs !== undefined) args.push('--ping-ms', String(options.pingMs));
   const child = spawn(NODE_24, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // Registered before the wait: a caller whose setup fails elsewhere still gets this child stopped.
+  const close = trackedClose(`kernel upstream pid ${child.pid}`, async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(forceKill);
+  });
 
-  const url = await readyUrlOf(child).catch((error: unknown) => {
+  const url = await readyUrlOf(child).catch(async (error: unknown) => {
     child.kill('SIGKILL');
+    await close();
     throw error;
   });
   const authorization: Record<string, string> = options.token
@@ -87,13 +97,7 @@ export async function startKernelUpstream(options: KernelUpstreamOptions = {}): 
     kill: (signal = 'SIGKILL') => {
       child.kill(signal);
     },
-    close: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const forceKill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(forceKill);
-    },
+    close,
   };
 }
 

@@ -14,7 +14,7 @@ import { kernelSessionId, statusFrame } from './kernel-frames';
 import type { KernelGuidance } from './kernel-guidance';
 import type { KernelScriptBook } from './kernel-script';
 import { writeJson, writeKernelSse } from './kernel-sse-writer';
-import type { PendingKernelInputs } from './pending-kernel-inputs';
+import type { PendingKernelInputs, PermissionReceipt } from './pending-kernel-inputs';
 import { userTextOf } from './user-text-of';
 
 export interface KernelRpcEndpointOptions {
@@ -32,6 +32,12 @@ export interface KernelRpcEndpointOptions {
 }
 
 const MESSAGE_METHODS = new Set(['SendStreamingMessage', 'SendMessage']);
+
+interface Call {
+  readonly requestId: unknown;
+  readonly context: ServerCallContext;
+  readonly response: ServerResponse;
+}
 
 type Rpc = { readonly method?: unknown; readonly params?: Record<string, unknown>; readonly id?: unknown };
 
@@ -83,22 +89,20 @@ export class KernelRpcEndpoint {
       writeJson(response, 200, {
         jsonrpc: '2.0',
         id: requestId,
-        error: { code: -32602, message: `Invalid params: ${gate.reason}` },
+        error: { code: -32602, message: gate.message },
       });
       return;
     }
+    const call: Call = { requestId, context, response };
     if (gate.kind === 'running-turn') {
       return this.answerRunningTurn(
         method,
         gate.taskId,
         () => this.options.inputs.deliver(gate.taskId, gate.answer),
-        {
-          requestId,
-          context,
-          response,
-        },
+        call,
       );
     }
+    if (gate.kind === 'duplicate') return this.acknowledgeDuplicate(method, gate.taskId, gate.receipt, call);
     if (gate.kind === 'new-turn') this.options.inputs.deliver(gate.taskId, gate.answer);
     const guidedTaskId = gate.kind === 'pass' ? this.runningTaskOf(rpc) : undefined;
     if (guidedTaskId !== undefined) {
@@ -120,24 +124,12 @@ export class KernelRpcEndpoint {
     method: string,
     taskId: string,
     deliver: () => void,
-    call: { requestId: unknown; context: ServerCallContext; response: ServerResponse },
+    call: Call,
   ): Promise<void> {
     const { requestId, context, response } = call;
     if (method === 'SendMessage') {
       deliver();
-      const got = await this.transport.handle(
-        { jsonrpc: '2.0', id: requestId, method: 'GetTask', params: { id: taskId } },
-        context,
-      );
-      const { result, error } = this.withWaitingInputs('GetTask', got) as {
-        result?: unknown;
-        error?: unknown;
-      };
-      return writeJson(response, 200, {
-        jsonrpc: '2.0',
-        id: requestId,
-        ...(error ? { error } : { result: { task: result } }),
-      });
+      return this.writeTaskOf(taskId, call);
     }
     const events = await this.transport.handle(
       { jsonrpc: '2.0', id: requestId, method: 'SubscribeToTask', params: { id: taskId } },
@@ -187,6 +179,53 @@ export class KernelRpcEndpoint {
     );
   }
 
+  /**
+   * A repeated permission answer: one WORKING frame whose `inputReceived` is marked `duplicate`, then the
+   * stream ends (`SendMessage` gets the task as it is); nothing reaches the task.
+   */
+  private acknowledgeDuplicate(method: string, taskId: string, receipt: PermissionReceipt, call: Call) {
+    if (method === 'SendMessage') return this.writeTaskOf(taskId, call);
+    const { contextId, value, decision } = receipt;
+    const ids = { taskId, contextId, sessionId: kernelSessionId(contextId) };
+    const inputReceived = {
+      kind: 'permission',
+      inputId: value.inputId,
+      toolUseId: value.toolUseId,
+      decision,
+      recovered: true,
+      duplicate: true,
+    };
+    const { statusUpdate } = statusFrame(ids, 'TASK_STATE_WORKING', { iacCode: { inputReceived } }) as {
+      statusUpdate: Record<string, unknown>;
+    };
+    const timestamp = new Date(this.options.clock.now()).toISOString();
+    const result = {
+      statusUpdate: { ...statusUpdate, status: { ...(statusUpdate.status as object), timestamp } },
+    };
+    const envelope = { jsonrpc: '2.0', id: call.requestId, result };
+    return this.stream(
+      (async function* () {
+        yield envelope;
+      })(),
+      call.requestId,
+      call.response,
+    );
+  }
+
+  /** `SendMessage` answered with the task as it is now, as `result.task`. */
+  private async writeTaskOf(taskId: string, { requestId, context, response }: Call): Promise<void> {
+    const got = await this.transport.handle(
+      { jsonrpc: '2.0', id: requestId, method: 'GetTask', params: { id: taskId } },
+      context,
+    );
+    const { result, error } = this.withWaitingInputs('GetTask', got) as { result?: unknown; error?: unknown };
+    return writeJson(response, 200, {
+      jsonrpc: '2.0',
+      id: requestId,
+      ...(error ? { error } : { result: { task: result } }),
+    });
+  }
+
   private stream(
     events: AsyncIterable<unknown>,
     requestId: unknown,
@@ -215,8 +254,17 @@ export class KernelRpcEndpoint {
 
   private taskWithInputs(task: unknown): unknown {
     const wire = task as
-      { id?: unknown; contextId?: unknown; metadata?: Record<string, unknown> } | undefined;
-    const inputs = typeof wire?.id === 'string' ? this.options.inputs.snapshotInputsOf(wire.id) : undefined;
+      | {
+          id?: unknown;
+          contextId?: unknown;
+          status?: { state?: unknown };
+          metadata?: Record<string, unknown>;
+        }
+      | undefined;
+    const inputs =
+      typeof wire?.id === 'string'
+        ? this.options.inputs.snapshotInputsOf(wire.id, wire.status?.state)
+        : undefined;
     if (!wire || !inputs) return task;
     const iacCode = {
       ...(wire.metadata?.iac_code as Record<string, unknown> | undefined),

@@ -10,6 +10,7 @@ const sideband = permissionInput(ids, {
   extra: { scope: 'candidate' },
 });
 const allow = (inputId: string): KernelAnswer => ({ kind: 'permission', inputId, decision: 'allow_once' });
+const INPUT_REQUIRED = 'TASK_STATE_INPUT_REQUIRED';
 const awaitStep: KernelAwaitStep = { kind: 'await', inputIds: ['permission-1'], resume: () => [] };
 
 describe('PendingKernelInputs', () => {
@@ -29,18 +30,27 @@ describe('PendingKernelInputs', () => {
       contextId: 'ctx-1',
       values: [direct, sideband],
     });
-    expect(inputs.snapshotInputsOf('task-1')).toEqual({ input: direct, pendingPermissions: [sideband] });
+    expect(inputs.snapshotInputsOf('task-1', INPUT_REQUIRED)).toEqual({
+      input: direct,
+      pendingPermissions: [sideband],
+    });
     expect(inputs.viewOf('task-2')).toBeUndefined();
   });
 
   it('an accepted answer stops pending; while a turn runs it goes to that turn, else to a new one', () => {
     expect(inputs.accept('task-1', allow('permission-2'))).toBe('running-turn');
-    expect(inputs.snapshotInputsOf('task-1')).toEqual({ input: direct });
+    expect(inputs.snapshotInputsOf('task-1', INPUT_REQUIRED)).toEqual({ input: direct });
     inputs.endTurn('task-1');
     expect(inputs.accept('task-1', allow('permission-1'))).toBe('new-turn');
     expect(inputs.viewOf('task-1')).toBeUndefined();
     // The new turn is reserved at once: a further answer joins it instead of starting another.
     expect(inputs.accept('task-1', allow('permission-9'))).toBe('running-turn');
+    // Like the kernel's merged task metadata: a task back at INPUT_REQUIRED still shows the answered input;
+    // a working one does not, and a cancelled task shows nothing any more.
+    expect(inputs.snapshotInputsOf('task-1', INPUT_REQUIRED)).toEqual({ input: direct });
+    expect(inputs.snapshotInputsOf('task-1', 'TASK_STATE_WORKING')).toBeUndefined();
+    inputs.forget('task-1');
+    expect(inputs.snapshotInputsOf('task-1', INPUT_REQUIRED)).toBeUndefined();
   });
 
   it('a parked step is handed to the next turn once, and delivered answers are taken by id', () => {

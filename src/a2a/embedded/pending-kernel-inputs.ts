@@ -15,6 +15,13 @@ interface TaskInputs {
   wake?: () => void;
 }
 
+/** A permission answer the kernel accepted: a repeat of it is acknowledged as a duplicate. */
+export interface PermissionReceipt {
+  readonly contextId: string;
+  readonly value: KernelInputValue;
+  readonly decision: 'allow_once' | 'deny';
+}
+
 /** Where an accepted answer goes: to a turn that runs, or through the SDK to a new turn. */
 export type AnswerDestination = 'running-turn' | 'new-turn';
 
@@ -25,6 +32,13 @@ export type AnswerDestination = 'running-turn' | 'new-turn';
  */
 export class PendingKernelInputs {
   private readonly tasks = new Map<string, TaskInputs>();
+  /**
+   * The last input each task announced on an INPUT_REQUIRED frame. The kernel's task store merges status
+   * metadata, so a task back at INPUT_REQUIRED after the answer still shows it (its GetTask does).
+   */
+  private readonly lastDirectInputs = new Map<string, KernelInputValue>();
+  /** Accepted permission answers by task and input id; kept after the turn ends, dropped on cancel. */
+  private readonly receipts = new Map<string, Map<string, PermissionReceipt>>();
 
   /** A turn starts on a task; returns the await step it parked at, to continue from. */
   beginTurn(taskId: string, contextId: string): KernelAwaitStep | undefined {
@@ -50,7 +64,10 @@ export class PendingKernelInputs {
   ) {
     if (inputs.length === 0) return;
     const task = this.taskOf(taskId, contextId);
-    for (const input of inputs) task.pending.set(input.value.inputId, input);
+    for (const input of inputs) {
+      task.pending.set(input.value.inputId, input);
+      if (input.via === 'input') this.lastDirectInputs.set(taskId, input.value);
+    }
   }
 
   /** A turn runs on the task now (not parked at INPUT_REQUIRED, not ended). */
@@ -69,15 +86,18 @@ export class PendingKernelInputs {
     };
   }
 
-  /** `metadata.iac_code` inputs for a task snapshot, as the kernel shows a waiting task (reference §5.4 step 5). */
-  snapshotInputsOf(taskId: string): Record<string, unknown> | undefined {
-    const task = this.tasks.get(taskId);
-    if (!task || task.pending.size === 0) return undefined;
-    const inputs = [...task.pending.values()];
-    const direct = inputs.find((input) => input.via === 'input');
+  /**
+   * `metadata.iac_code` inputs for a task snapshot in `state`, as the kernel shows them (reference §5.4
+   * step 5): the pending sideband permissions, and the direct input, which stays on a task at
+   * INPUT_REQUIRED even once answered (the kernel drops it only while the task is not INPUT_REQUIRED).
+   */
+  snapshotInputsOf(taskId: string, state: unknown): Record<string, unknown> | undefined {
+    const inputs = [...(this.tasks.get(taskId)?.pending.values() ?? [])];
+    const direct = state === 'TASK_STATE_INPUT_REQUIRED' ? this.lastDirectInputs.get(taskId) : undefined;
     const sideband = inputs.filter((input) => input.via === 'pendingPermissions').map((input) => input.value);
+    if (!direct && sideband.length === 0) return undefined;
     return {
-      ...(direct ? { input: direct.value } : {}),
+      ...(direct ? { input: direct } : {}),
       ...(sideband.length ? { pendingPermissions: sideband } : {}),
     };
   }
@@ -90,6 +110,12 @@ export class PendingKernelInputs {
   accept(taskId: string, answer: KernelAnswer): AnswerDestination {
     const task = this.tasks.get(taskId);
     if (!task) return 'new-turn';
+    const value = task.pending.get(answer.inputId)?.value;
+    if (value && answer.kind === 'permission') {
+      const receipts = this.receipts.get(taskId) ?? new Map<string, PermissionReceipt>();
+      receipts.set(answer.inputId, { contextId: task.contextId, value, decision: answer.decision });
+      this.receipts.set(taskId, receipts);
+    }
     task.pending.delete(answer.inputId);
     const destination: AnswerDestination = task.isBusy ? 'running-turn' : 'new-turn';
     task.isBusy = true;
@@ -140,10 +166,17 @@ export class PendingKernelInputs {
     if (task) task.parked = step;
   }
 
+  /** The accepted answer to a permission of the task, if it was answered. */
+  receiptOf(taskId: string, inputId: unknown): PermissionReceipt | undefined {
+    return typeof inputId === 'string' ? this.receipts.get(taskId)?.get(inputId) : undefined;
+  }
+
   /** The task was cancelled: nothing it waited for can be answered any more. */
   forget(taskId: string): void {
     this.tasks.get(taskId)?.wake?.();
     this.tasks.delete(taskId);
+    this.receipts.delete(taskId);
+    this.lastDirectInputs.delete(taskId);
   }
 
   private taskOf(taskId: string, contextId: string): TaskInputs {

@@ -11,8 +11,8 @@ export interface IacCodeProcessOptions {
   readonly executable: string;
   /** The environment the child inherits (AppConfig.childEnvironment). */
   readonly environment: Readonly<Record<string, string>>;
-  /** reference §3.3: 20 s; shorter in tests. */
-  readonly readinessTimeoutMs?: number;
+  /** How long `/health` may take to answer 200 (IAC_CODE_AGUI_MANAGED_START_SECONDS). */
+  readonly readinessTimeoutMs: number;
   readonly pollIntervalMs?: number;
   readonly probeTimeoutMs?: number;
   /** reference §3.3: SIGTERM, wait 5 s, then SIGKILL. */
@@ -66,10 +66,17 @@ export class IacCodeProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    // The child never outlives this process, even one that exits without stop() (a start that failed).
+    const stopWithProcess = () => child.kill('SIGTERM');
+    process.once('exit', stopWithProcess);
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('exit', (code, signal) => {
+        process.off('exit', stopWithProcess);
+        resolve({ code, signal });
+      });
       // A spawn failure (ENOENT, EACCES) emits 'error' and never 'exit'.
       child.once('error', (error) => {
+        process.off('exit', stopWithProcess);
         this.logger.error(`iac-code a2a could not be spawned: ${error.message}`);
         resolve({ code: null, signal: null });
       });
@@ -105,7 +112,7 @@ export class IacCodeProcess {
   }
 
   private async waitUntilHealthy(url: string): Promise<void> {
-    const timeoutMs = this.options.readinessTimeoutMs ?? 20_000;
+    const timeoutMs = this.options.readinessTimeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     let exit: ChildExit | undefined;
     void this.exited?.then((value) => (exit = value));
