@@ -1,10 +1,9 @@
 import { constants } from 'node:fs';
 import { access, chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { threadFileStem } from './thread-file-name';
+import { threadFileStem, threadTempFileName } from './thread-file-name';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
 import type { ThreadStore } from './thread-store';
 
@@ -62,10 +61,7 @@ export class FileThreadStore implements ThreadStore {
   async save(state: ThreadState): Promise<void> {
     const text = serializeThreadState(state);
     const target = this.pathForThread(state.threadId);
-    const temp = join(
-      this.threadsDir,
-      `.${threadFileStem(state.threadId)}.json.${randomBytes(8).toString('hex')}.tmp`,
-    );
+    const temp = join(this.threadsDir, threadTempFileName(threadFileStem(state.threadId)));
     try {
       await this.ensurePrivateDirs();
       await writeFileDurably(temp, text);

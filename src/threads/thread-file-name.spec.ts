@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { threadFileStem } from './thread-file-name';
+import { MAX_ID_LENGTH } from '../common/max-id-length';
+import { threadFileStem, threadStateKey, threadTempFileName } from './thread-file-name';
 
 const hexOf = (id: string) => Buffer.from(id, 'utf8').toString('hex');
 const sha256Of = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
@@ -72,5 +73,29 @@ describe('threadFileStem', () => {
   ])('refuses $name', ({ id, code }) => {
     expect(() => threadFileStem(id)).toThrow(AguiError);
     expect(() => threadFileStem(id)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('threadFileStem: ids too long for a file name', () => {
+  // The longest readable stem whose temp file `.<stem>.json.<8 hex>.tmp` fits NAME_MAX (255).
+  const longestReadable = 'a'.repeat(236);
+
+  it('keeps a readable id of 236 characters as it is (a Python-written file still loads)', () => {
+    expect(threadFileStem(longestReadable)).toBe(longestReadable);
+    expect(threadTempFileName(longestReadable)).toHaveLength(255);
+  });
+
+  it.each([237, 250, MAX_ID_LENGTH])('hashes a readable id of %i characters', (length) => {
+    const id = 'a'.repeat(length);
+    expect(threadFileStem(id)).toBe(`aguihash~${sha256Of(id)}`);
+    expect(threadTempFileName(threadFileStem(id)).length).toBeLessThanOrEqual(255);
+  });
+
+  it('leaves the state key (Redis) of a long readable id unchanged', () => {
+    expect(threadStateKey('a'.repeat(250))).toBe('a'.repeat(250));
+  });
+
+  it('gives every write its own temp name', () => {
+    expect(threadTempFileName('t')).not.toBe(threadTempFileName('t'));
   });
 });
