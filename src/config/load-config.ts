@@ -96,6 +96,13 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     heartbeatMs: Math.round((dto.IAC_CODE_AGUI_HEARTBEAT_SECONDS ?? 15) * 1000),
     interruptTtlSeconds: dto.IAC_CODE_AGUI_INTERRUPT_TTL ?? 540,
     cancelTimeoutMs: Math.round((dto.IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS ?? 10) * 1000),
+    threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 10_000,
+    http: {
+      headersTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS ?? 20) * 1000),
+      requestTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS ?? 120) * 1000),
+      bodyIdleMs: Math.round((dto.IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS ?? 30) * 1000),
+      keepAliveTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_KEEP_ALIVE_SECONDS ?? 5) * 1000),
+    },
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
       expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
@@ -155,6 +162,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     heartbeatMs: config.heartbeatMs,
     interruptTtlSeconds: config.interruptTtlSeconds,
     cancelTimeoutMs: config.cancelTimeoutMs,
+    threadCacheSize: config.threadCacheSize,
+    http: config.http,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,
   };
