@@ -35,7 +35,11 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) IAC_CODE_AGUI_INTERRUPT_TTL?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(600) IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000) IAC_CODE_AGUI_THREAD_CACHE_SIZE?: number;
-  @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS?: number;
+  @IsOptional()
+  @Transform(toNumber)
+  @Min(0.001)
+  @Max(3600)
+  IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0) @Max(86400) IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0) @Max(3600) IAC_CODE_AGUI_HTTP_KEEP_ALIVE_SECONDS?: number;

@@ -34,6 +34,17 @@ describe('loadConfig: memory and HTTP server limits', () => {
     });
   });
 
+  it('refuses a header deadline later than the request deadline', () => {
+    const env = {
+      IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS: '30',
+      IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS: '10',
+    };
+    expect(() => loadConfig(env, HOST)).toThrow('IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS');
+    expect(
+      loadConfig({ ...env, IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS: '0' }, HOST).http.headersTimeoutMs,
+    ).toBe(30_000);
+  });
+
   it.each([
     ['IAC_CODE_AGUI_THREAD_CACHE_SIZE', '0'],
     ['IAC_CODE_AGUI_THREAD_CACHE_SIZE', '1.5'],

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import * as path from 'node:path';
-import type { AppConfig } from './app-config';
+import type { AppConfig, HttpLimits } from './app-config';
 import { EnvironmentDto } from './environment.dto';
 
 /** Facts about the host process that the defaults depend on; passed in so loadConfig stays pure. */
@@ -74,6 +74,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
           .map((root) => root.trim())
           .filter(Boolean)
           .map((root) => path.resolve(expandHome(root, host.homeDir)));
+  const http = httpLimits(dto);
   const upstreamMode = dto.IAC_CODE_AGUI_UPSTREAM ?? 'auto';
   const childEnvironment = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
@@ -97,12 +98,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     interruptTtlSeconds: dto.IAC_CODE_AGUI_INTERRUPT_TTL ?? 540,
     cancelTimeoutMs: Math.round((dto.IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS ?? 10) * 1000),
     threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 10_000,
-    http: {
-      headersTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS ?? 20) * 1000),
-      requestTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS ?? 120) * 1000),
-      bodyIdleMs: Math.round((dto.IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS ?? 30) * 1000),
-      keepAliveTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_KEEP_ALIVE_SECONDS ?? 5) * 1000),
-    },
+    http,
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
       expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
@@ -134,6 +130,22 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     childEnvironment,
   };
   return deepFreeze(config);
+}
+
+function httpLimits(dto: EnvironmentDto): HttpLimits {
+  const limits: HttpLimits = {
+    headersTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS ?? 20) * 1000),
+    requestTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS ?? 120) * 1000),
+    bodyIdleMs: Math.round((dto.IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS ?? 30) * 1000),
+    keepAliveTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_KEEP_ALIVE_SECONDS ?? 5) * 1000),
+  };
+  // Node's own rule: the headers are part of the request, so their deadline cannot be the later one.
+  if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      'IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS.',
+    );
+  }
+  return limits;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
