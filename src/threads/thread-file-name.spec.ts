@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { MAX_ID_LENGTH } from '../common/max-id-length';
-import { threadFileStem, threadStateKey, threadTempFileName } from './thread-file-name';
+import {
+  THREAD_TEMP_FILE_NAME,
+  threadFileStem,
+  threadStateKey,
+  threadTempFileName,
+} from './thread-file-name';
 
 const hexOf = (id: string) => Buffer.from(id, 'utf8').toString('hex');
 const sha256Of = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
@@ -97,5 +102,15 @@ describe('threadFileStem: ids too long for a file name', () => {
 
   it('gives every write its own temp name', () => {
     expect(threadTempFileName('t')).not.toBe(threadTempFileName('t'));
+  });
+
+  it.each([
+    { name: threadTempFileName(threadFileStem('Thread-1')), isTemp: true },
+    { name: '.thread-1.json.0123456789abcdef.tmp', isTemp: true }, // written by earlier versions
+    { name: 'thread-1.json', isTemp: false },
+    { name: '.thread-1.json.abc.tmp', isTemp: false },
+    { name: '.thread-1.json.0123456z.tmp', isTemp: false },
+  ])('recognises $name as a temp file: $isTemp', ({ name, isTemp }) => {
+    expect(THREAD_TEMP_FILE_NAME.test(name)).toBe(isTemp);
   });
 });

@@ -67,6 +67,9 @@ export function threadTempFileName(stem: string): string {
   return `.${stem}.json.${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`;
 }
 
+/** Every temp name `threadTempFileName` gives, and the 16-hex form earlier versions wrote (for a sweep of leftovers). */
+export const THREAD_TEMP_FILE_NAME = /^\.[^/]+\.json\.(?:[0-9a-f]{8}|[0-9a-f]{16})\.tmp$/;
+
 const MAX_READABLE_STEM_LENGTH = NAME_MAX - threadTempFileName('').length;
 
 function isReadableId(threadId: string): boolean {
