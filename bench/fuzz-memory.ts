@@ -3,6 +3,8 @@
  * - the answer time of a 32,000-component `cwd` and of a 4 MiB `runId` (400 expected), and RSS after them;
  * - a 250-character lower-case `threadId` runs normally (its state file stem is hashed);
  * - RSS of `node dist/main.js` at start, after N fuzzed bodies (default 100,000) and after idling.
+ * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
+ * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`.
  */
 import { spawn } from 'node:child_process';
@@ -12,6 +14,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { findFreeLoopbackPort } from '../src/a2a/managed/free-loopback-port';
 import { rawRunRequestArbitrary } from '../test/support/fuzz-inputs';
+import { startKernelUpstream } from '../test/support/start-kernel-upstream';
 
 const REPO_ROOT = path.join(__dirname, '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
@@ -24,6 +27,7 @@ const rssMb = (pid: number) =>
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-root-'));
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-state-'));
+  const kernel = await startKernelUpstream();
   const port = await findFreeLoopbackPort();
   const url = `http://127.0.0.1:${port}/`;
   const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), ['dist/main.js'], {
@@ -31,7 +35,7 @@ async function main(): Promise<void> {
     env: {
       PATH: process.env.PATH,
       HOME: os.homedir(),
-      IAC_CODE_AGUI_UPSTREAM: 'demo',
+      IAC_CODE_AGUI_A2A_URL: kernel.url,
       IAC_CODE_AGUI_PORT: String(port),
       IAC_CODE_AGUI_STATE_DIR: stateDir,
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
@@ -120,6 +124,7 @@ async function main(): Promise<void> {
     );
   } finally {
     child.kill('SIGTERM');
+    await kernel.close();
     rmSync(root, { recursive: true, force: true });
     rmSync(stateDir, { recursive: true, force: true });
   }
