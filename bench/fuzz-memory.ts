@@ -19,7 +19,9 @@ import { startKernelUpstream } from '../test/support/start-kernel-upstream';
 const REPO_ROOT = path.join(__dirname, '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
-const IDLE_MS = 20_000;
+/** How long the service is left idle after the fuzzing, with RSS read every IDLE_SAMPLE_MS. */
+const IDLE_MS = Number(process.env.FUZZ_IDLE_SECONDS ?? 60) * 1000;
+const IDLE_SAMPLE_MS = 10_000;
 
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -41,6 +43,10 @@ async function main(): Promise<void> {
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
       IAC_CODE_AGUI_LOG_LEVEL: 'warn',
       IAC_CODE_AGUI_LOG_FORMAT: 'json',
+      ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+      ...(process.env.IAC_CODE_AGUI_THREAD_CACHE_SIZE
+        ? { IAC_CODE_AGUI_THREAD_CACHE_SIZE: process.env.IAC_CODE_AGUI_THREAD_CACHE_SIZE }
+        : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -117,7 +123,10 @@ async function main(): Promise<void> {
       `${sent} fuzzed bodies in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s, statuses ` +
         `${JSON.stringify(Object.fromEntries([...statuses].sort()))}; RSS peak ${peak.toFixed(1)} MB, right after ${afterFuzz.toFixed(1)} MB`,
     );
-    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    for (let waited = 0; waited < IDLE_MS; waited += IDLE_SAMPLE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
+      console.log(`  idle ${(waited + IDLE_SAMPLE_MS) / 1000} s: RSS ${rssMb(child.pid!).toFixed(1)} MB`);
+    }
     const idle = rssMb(child.pid!);
     console.log(
       `RSS after ${IDLE_MS / 1000} s idle: ${idle.toFixed(1)} MB (${(idle - atStart).toFixed(1)} MB over start)`,
