@@ -5,7 +5,8 @@
  * - RSS of `node dist/main.js` at start, after N fuzzed bodies (default 100,000) and after idling.
  * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
  * embedded demo kernel keeps every task it ran in memory).
- * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`.
+ * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`; FUZZ_IDLE_SECONDS sets
+ * the idle time, IAC_CODE_AGUI_THREAD_CACHE_SIZE and MALLOC_ARENA_MAX are passed to the service.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
