@@ -7,6 +7,7 @@ import { IacCodeStartError } from './a2a/managed/iac-code-process';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
 import { loadProcessConfig } from './config/process-config';
+import { applyHttpLimits } from './common/apply-http-limits';
 import { closeOnSignals } from './common/close-on-signals';
 import { createLogger } from './common/create-logger';
 import { httpUrl } from './common/http-url';
@@ -37,6 +38,7 @@ async function bootstrap(): Promise<void> {
   const logger = new NestLogger('Bootstrap');
   closeOnSignals(app, logger);
   logger.log({ msg: 'configuration', ...describeConfig(config) });
+  applyHttpLimits(app.getHttpServer(), config.http);
   await app.listen(config.port, config.host);
   logger.log({ msg: 'listening', url: httpUrl(config.host, config.port) });
 }

@@ -1,5 +1,6 @@
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { MAX_ID_LENGTH } from '../common/max-id-length';
 
 export interface CancelRequest {
   readonly executionId: string;
@@ -7,7 +8,10 @@ export interface CancelRequest {
   readonly rosInvocationId: string;
 }
 
-/** Reference §1.4: threadId and rosInvocationId must be non-empty strings; extra keys are tolerated. */
+/**
+ * Reference §1.4: threadId and rosInvocationId must be non-empty strings; extra keys are tolerated. The
+ * ids are capped like a run's (README "Limits") before any thread is looked up.
+ */
 export function parseCancelRequest(executionId: string, body: unknown): CancelRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AguiError(ErrorCode.INVALID_INPUT, 'cancelNotAnObject');
@@ -21,5 +25,12 @@ export function parseCancelRequest(executionId: string, body: unknown): CancelRe
   ) {
     throw new AguiError(ErrorCode.INVALID_INPUT, 'cancelIdentityRequired');
   }
+  if (isTooLong(threadId) || isTooLong(executionId)) {
+    throw new AguiError(ErrorCode.INVALID_INPUT, 'cancelIdentityTooLong');
+  }
   return { executionId, threadId, rosInvocationId };
+}
+
+function isTooLong(id: string): boolean {
+  return id.length > MAX_ID_LENGTH && [...id].length > MAX_ID_LENGTH; // code points, as a run's ids
 }

@@ -29,6 +29,7 @@ export class CancelController {
     assertJsonMediaType(request);
     const body = await readJsonBody(request, {
       maxBytes: Math.min(this.config.maxRequestBytes, this.config.maxCancelBytes),
+      idleMs: this.config.http.bodyIdleMs,
       tooLargeKey: 'cancelTooLarge',
       invalidJsonKey: 'cancelInvalidJson',
     });

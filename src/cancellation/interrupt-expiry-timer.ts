@@ -39,9 +39,11 @@ export class InterruptExpiryTimer implements OnModuleInit, OnApplicationShutdown
     const at = earliestExpiry(state.execution.pending);
     if (at === undefined) return;
     const delay = Math.min(Math.max(0, at - this.clock.now()), MAX_TIMER_MS);
-    const timer = setTimeout(() => void this.expire(state.threadId), delay);
+    // The timer holds the id only, so the thread itself may leave the registry's cache meanwhile.
+    const { threadId } = state;
+    const timer = setTimeout(() => void this.expire(threadId), delay);
     timer.unref();
-    this.timers.set(state.threadId, timer);
+    this.timers.set(threadId, timer);
   }
 
   private async expire(threadId: string): Promise<void> {

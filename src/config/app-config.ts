@@ -3,6 +3,17 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 
 export type UpstreamMode = 'auto' | 'demo';
 
+export interface HttpLimits {
+  /** All request headers must arrive within this (slowloris). */
+  readonly headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this; 0 = no limit. Never cuts a response. */
+  readonly requestTimeoutMs: number;
+  /** A request body that delivers no byte for this long is refused (408) and its connection closed. */
+  readonly bodyIdleMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+}
+
 export interface AppConfig {
   readonly host: string;
   readonly port: number;
@@ -29,6 +40,10 @@ export interface AppConfig {
   readonly a2aCallTimeoutMs: number;
   /** How long a managed `iac-code a2a` child may take to answer `/health` (IAC_CODE_AGUI_MANAGED_START_SECONDS). */
   readonly managedStartTimeoutMs: number;
+  /** Idle threads kept in memory (LRU); threads in use are never evicted. */
+  readonly threadCacheSize: number;
+  /** Limits of the standalone HTTP server (main.ts); `bodyIdleMs` also bounds the routes' own body reads. */
+  readonly http: HttpLimits;
   readonly genericClients: boolean;
   readonly genericWorkspaceRoot: string;
   readonly sessionBinding: boolean;

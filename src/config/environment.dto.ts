@@ -37,6 +37,15 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_IDLE_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_MANAGED_START_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000) IAC_CODE_AGUI_THREAD_CACHE_SIZE?: number;
+  @IsOptional()
+  @Transform(toNumber)
+  @Min(0.001)
+  @Max(3600)
+  IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS?: number;
+  @IsOptional() @Transform(toNumber) @Min(0) @Max(86400) IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS?: number;
+  @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS?: number;
+  @IsOptional() @Transform(toNumber) @Min(0) @Max(3600) IAC_CODE_AGUI_HTTP_KEEP_ALIVE_SECONDS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_GENERIC_CLIENTS?: boolean;
   @IsOptional() @IsString() @MinLength(1) IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_SESSION_BINDING?: boolean;

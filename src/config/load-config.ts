@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import * as path from 'node:path';
-import type { AppConfig } from './app-config';
+import type { AppConfig, HttpLimits } from './app-config';
 import { EnvironmentDto } from './environment.dto';
 import { parseCorsOrigins } from './parse-cors-origins';
 
@@ -86,6 +86,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
           .map((root) => root.trim())
           .filter(Boolean)
           .map((root) => path.resolve(expandHome(root, host.homeDir)));
+  const http = httpLimits(dto);
   const upstreamMode = dto.IAC_CODE_AGUI_UPSTREAM ?? 'auto';
   const childEnvironment = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
@@ -112,6 +113,8 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     a2aCallTimeoutMs: Math.round((dto.IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS ?? 60) * 1000),
     // The real kernel took up to 23 s to start on a loaded machine: 60 s leaves room without hiding a hang.
     managedStartTimeoutMs: Math.round((dto.IAC_CODE_AGUI_MANAGED_START_SECONDS ?? 60) * 1000),
+    threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 10_000,
+    http,
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
       expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
@@ -181,6 +184,22 @@ function redisUrlSetting(value: string | undefined): string | undefined {
   return value;
 }
 
+function httpLimits(dto: EnvironmentDto): HttpLimits {
+  const limits: HttpLimits = {
+    headersTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS ?? 20) * 1000),
+    requestTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS ?? 120) * 1000),
+    bodyIdleMs: Math.round((dto.IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS ?? 30) * 1000),
+    keepAliveTimeoutMs: Math.round((dto.IAC_CODE_AGUI_HTTP_KEEP_ALIVE_SECONDS ?? 5) * 1000),
+  };
+  // Node's own rule: the headers are part of the request, so their deadline cannot be the later one.
+  if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      'IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS.',
+    );
+  }
+  return limits;
+}
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export function isLoopbackUrl(url: string): boolean {
@@ -210,6 +229,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     a2aIdleMs: config.a2aIdleMs,
     a2aCallTimeoutMs: config.a2aCallTimeoutMs,
     managedStartTimeoutMs: config.managedStartTimeoutMs,
+    threadCacheSize: config.threadCacheSize,
+    http: config.http,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,
     corsOrigins: config.corsOrigins,

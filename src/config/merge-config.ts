@@ -1,7 +1,7 @@
 import type { AppConfig } from './app-config';
 
 /** The nested groups of AppConfig, merged one level deep; every other key is replaced as a whole. */
-const GROUPS = ['upstream', 'jwt', 'log', 'store'] as const;
+const GROUPS = ['upstream', 'jwt', 'log', 'store', 'http'] as const;
 type Group = (typeof GROUPS)[number];
 
 /** Typed settings a host gives `AguiGatewayModule.forRoot({ config })`: any subset, groups partial too. */

@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { pinoHttpOptions } from './pino-http-options';
 import { pinoLevel, pinoOptions } from './pino-options';
 import { REDACTED } from './redacted-paths';
+import { LOGGED_ID_LENGTH } from './truncate-log-ids';
 import { requestIdOf, requestLogLevel } from './request-log-fields';
 
 type Line = Record<string, unknown>;
@@ -162,6 +163,13 @@ describe('pino-http options', () => {
 });
 
 describe('pino options', () => {
+  it('cuts a long id in a log line and keeps short ones whole', () => {
+    const { lines, logger } = harness();
+    logger.info({ threadId: 't'.repeat(1024), runId: 'run-1' }, 'run admitted');
+    expect(lines[0]?.threadId).toBe(`${'t'.repeat(LOGGED_ID_LENGTH)}…(1024 chars)`);
+    expect(lines[0]?.runId).toBe('run-1');
+  });
+
   it.each([
     { format: 'pretty', prettyAvailable: true, transport: 'pino-pretty' },
     { format: 'pretty', prettyAvailable: false, transport: undefined },

@@ -1,5 +1,6 @@
 import type { LoggerOptions } from 'pino';
 import { REDACTED, REDACTED_PATHS } from './redacted-paths';
+import { truncateLogIds } from './truncate-log-ids';
 
 export interface LogSettings {
   /** IAC_CODE_AGUI_LOG_LEVEL: Nest's names, `verbose` included. */
@@ -24,6 +25,7 @@ export function pinoOptions(settings: LogSettings, prettyAvailable: boolean): Lo
     name: 'agui-a2a-gateway',
     level: pinoLevel(settings.level),
     redact: { paths: [...REDACTED_PATHS], censor: REDACTED },
+    formatters: { log: truncateLogIds },
     ...(pretty
       ? {
           transport: {

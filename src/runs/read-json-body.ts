@@ -5,6 +5,8 @@ import type { MessageKey } from '../i18n/message-key';
 
 export interface BodyLimits {
   readonly maxBytes: number;
+  /** A body that delivers no byte for this long is refused with REQUEST_TIMEOUT (408). */
+  readonly idleMs: number;
   readonly tooLargeKey: MessageKey;
   readonly invalidJsonKey: MessageKey;
 }
@@ -25,7 +27,8 @@ export function assertJsonMediaType(request: Request): void {
 /**
  * Reads a JSON body with the cap enforced while streaming (reference §1.2 steps 4–5). The route reads its
  * own body, after the guard, so an unauthenticated or oversized request is refused without being buffered;
- * Nest's body parser is off for the standalone app (main.ts).
+ * Nest's body parser is off for the standalone app (main.ts). A body that stalls for `idleMs` is refused
+ * and its connection closed after the answer, so a stalled client cannot hold a connection open.
  */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<JsonBody> {
   const declared = Number(request.headers['content-length']);
@@ -64,12 +67,22 @@ function readCapped(request: Request, limits: BodyLimits): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     const cleanup = () => {
+      clearTimeout(idle);
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('error', onError);
       request.off('aborted', onError);
     };
+    const onIdle = () => {
+      cleanup();
+      request.pause();
+      // The rest of the body will not be read: the connection cannot carry another request.
+      request.res?.setHeader('Connection', 'close');
+      reject(new AguiError(ErrorCode.REQUEST_TIMEOUT, 'requestTimeout'));
+    };
+    const idle = setTimeout(onIdle, limits.idleMs);
     const onData = (chunk: Buffer) => {
+      idle.refresh();
       size += chunk.length;
       if (size > limits.maxBytes) {
         cleanup();

@@ -34,6 +34,7 @@ export class RunRequestReader {
     assertJsonMediaType(request);
     const body = await readJsonBody(request, {
       maxBytes: this.config.maxRequestBytes,
+      idleMs: this.config.http.bodyIdleMs,
       tooLargeKey: 'requestTooLarge',
       invalidJsonKey: 'invalidJson',
     });

@@ -1,12 +1,11 @@
 import { constants } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Logger, type OnModuleInit } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { SystemClock, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { threadFileStem } from './thread-file-name';
+import { THREAD_TEMP_FILE_NAME, threadFileStem, threadTempFileName } from './thread-file-name';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
 import type { ThreadStore } from './thread-store';
 
@@ -14,8 +13,6 @@ const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 const RENAME_ATTEMPTS = 3;
 const RENAME_RETRY_DELAY_MS = 10;
-/** `.<stem>.json.<16 hex>.tmp`: the temp names this store writes, and only those. */
-const TEMP_FILE = /^\.[^/]+\.json\.[0-9a-f]{16}\.tmp$/;
 /**
  * A temp file older than this is a leftover of a killed process: a live write takes milliseconds. Younger
  * ones may belong to another process sharing the directory, mid-write.
@@ -68,7 +65,7 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     }
     const cutoff = this.clock.now() - STALE_TEMP_AGE_MS;
     let removed = 0;
-    for (const name of names.filter((candidate) => TEMP_FILE.test(candidate))) {
+    for (const name of names.filter((candidate) => THREAD_TEMP_FILE_NAME.test(candidate))) {
       const path = join(this.threadsDir, name);
       try {
         const stats = await lstat(path);
@@ -147,7 +144,7 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   }
 
   private tempPath(stem: string): string {
-    return join(this.threadsDir, `.${stem}.json.${randomBytes(8).toString('hex')}.tmp`);
+    return join(this.threadsDir, threadTempFileName(stem));
   }
 
   /** State dir and threads/ are 0700 whatever the umask or a previous owner left (T-PER item 20). */

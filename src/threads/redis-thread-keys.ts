@@ -1,4 +1,4 @@
-import { threadFileStem } from './thread-file-name';
+import { threadStateKey } from './thread-file-name';
 
 export interface RedisThreadKeys {
   /** Hash: `document` (the §6.2 JSON), `version` (bumped by every write), `fence` (last lease token number). */
@@ -10,11 +10,11 @@ export interface RedisThreadKeys {
 }
 
 /**
- * The keys of one thread. The file stem (reference §6.1) is injective and free of `{}`, so it can be the
+ * The keys of one thread. The state key (reference §6.1) is injective and free of `{}`, so it can be the
  * hash tag: the three keys land in one Redis Cluster slot and one Lua script may touch them together.
  */
 export function redisThreadKeys(prefix: string, threadId: string): RedisThreadKeys {
-  const base = `${prefix}thread:{${threadFileStem(threadId)}}`;
+  const base = `${prefix}thread:{${threadStateKey(threadId)}}`;
   return { document: base, lease: `${base}:lease`, lock: `${base}:lock` };
 }
 

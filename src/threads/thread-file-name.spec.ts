@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { threadFileStem } from './thread-file-name';
+import { MAX_ID_LENGTH } from '../common/max-id-length';
+import {
+  THREAD_TEMP_FILE_NAME,
+  threadFileStem,
+  threadStateKey,
+  threadTempFileName,
+} from './thread-file-name';
 
 const hexOf = (id: string) => Buffer.from(id, 'utf8').toString('hex');
 const sha256Of = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
@@ -72,5 +78,39 @@ describe('threadFileStem', () => {
   ])('refuses $name', ({ id, code }) => {
     expect(() => threadFileStem(id)).toThrow(AguiError);
     expect(() => threadFileStem(id)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('threadFileStem: ids too long for a file name', () => {
+  // The longest readable stem whose temp file `.<stem>.json.<8 hex>.tmp` fits NAME_MAX (255).
+  const longestReadable = 'a'.repeat(236);
+
+  it('keeps a readable id of 236 characters as it is (a Python-written file still loads)', () => {
+    expect(threadFileStem(longestReadable)).toBe(longestReadable);
+    expect(threadTempFileName(longestReadable)).toHaveLength(255);
+  });
+
+  it.each([237, 250, MAX_ID_LENGTH])('hashes a readable id of %i characters', (length) => {
+    const id = 'a'.repeat(length);
+    expect(threadFileStem(id)).toBe(`aguihash~${sha256Of(id)}`);
+    expect(threadTempFileName(threadFileStem(id)).length).toBeLessThanOrEqual(255);
+  });
+
+  it('leaves the state key (Redis) of a long readable id unchanged', () => {
+    expect(threadStateKey('a'.repeat(250))).toBe('a'.repeat(250));
+  });
+
+  it('gives every write its own temp name', () => {
+    expect(threadTempFileName('t')).not.toBe(threadTempFileName('t'));
+  });
+
+  it.each([
+    { name: threadTempFileName(threadFileStem('Thread-1')), isTemp: true },
+    { name: '.thread-1.json.0123456789abcdef.tmp', isTemp: true }, // written by earlier versions
+    { name: 'thread-1.json', isTemp: false },
+    { name: '.thread-1.json.abc.tmp', isTemp: false },
+    { name: '.thread-1.json.0123456z.tmp', isTemp: false },
+  ])('recognises $name as a temp file: $isTemp', ({ name, isTemp }) => {
+    expect(THREAD_TEMP_FILE_NAME.test(name)).toBe(isTemp);
   });
 });

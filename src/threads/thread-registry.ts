@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import {
   THREAD_CLUSTER,
   ThreadWriteConflictError,
@@ -24,10 +26,19 @@ export interface CommitOptions {
   readonly runId?: string;
 }
 
+/** Threads kept in memory while idle when no configuration says otherwise (IAC_CODE_AGUI_THREAD_CACHE_SIZE). */
+const DEFAULT_THREAD_CACHE_SIZE = 10_000;
+
 /**
  * The in-memory side of thread state (reference §6.5, §6.7): one async lock per thread so no two requests
  * interleave their read-modify-write, the active-run slot, and — with the file store — a cache of loaded
  * threads (load on demand, nothing read at start) and a slot that is deliberately not persisted.
+ *
+ * The cache is bounded: a thread in use (its lock held or queued for, or a run holding its slot) is kept
+ * apart and never evicted; an idle thread sits in an LRU of IAC_CODE_AGUI_THREAD_CACHE_SIZE entries and,
+ * once evicted, is read from the store again on its next load. Evicting is always safe because the cache
+ * only ever holds what is already durable (`commit` writes first). A pending interrupt does not keep a
+ * thread in memory: its expiry timer holds the id only and loads the thread when it fires.
  *
  * With a `ThreadCluster` (the Redis store, DESIGN "Scale-out") the same API holds across replicas: the lock
  * also takes a Redis mutex, `load` always reads Redis (no cache: another replica may have written), `commit`
@@ -37,11 +48,15 @@ export interface CommitOptions {
 @Injectable()
 export class ThreadRegistry implements OnApplicationShutdown {
   private readonly logger = new Logger(ThreadRegistry.name);
-  private readonly cache = new Map<string, ThreadState>();
+  /** Idle threads, least recently used first out. */
+  private readonly idle: LRUCache<string, ThreadState>;
+  /** Threads in use (`isInUse`), moved back to `idle` when their last holder is done. */
+  private readonly inUse = new Map<string, ThreadState>();
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly activeRuns = new Map<string, ActiveRun>();
   private readonly commitListeners: ((state: ThreadState) => void)[] = [];
   private readonly pendingCounts = new Map<string, number>();
+  private pendingTotal = 0;
   /** Cluster mode, per thread while someone holds its lock: the version and lease the last load saw. */
   private readonly seenVersions = new Map<string, number>();
   private readonly seenLeased = new Set<string>();
@@ -50,7 +65,9 @@ export class ThreadRegistry implements OnApplicationShutdown {
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Optional() @Inject(THREAD_CLUSTER) private readonly cluster: ThreadCluster | null = null,
     @Optional() @Inject(RunMetrics) private readonly metrics: RunMetrics | null = null,
+    @Optional() @Inject(APP_CONFIG) config: Pick<AppConfig, 'threadCacheSize'> | null = null,
   ) {
+    this.idle = new LRUCache({ max: config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE });
     this.cluster?.onCancelPublished((threadId, executionId) => this.cancelLocalRun(threadId, executionId));
   }
 
@@ -61,6 +78,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
     const current = previous.then(locked, locked);
     const tail = current.catch(() => undefined);
     this.tails.set(threadId, tail);
+    this.pin(threadId);
     try {
       return await current;
     } finally {
@@ -69,6 +87,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
         this.tails.delete(threadId);
         this.seenVersions.delete(threadId);
         this.seenLeased.delete(threadId);
+        this.unpinIfIdle(threadId);
       }
     }
   }
@@ -79,11 +98,11 @@ export class ThreadRegistry implements OnApplicationShutdown {
    */
   async load(threadId: string): Promise<ThreadState | undefined> {
     if (this.cluster) return this.loadFromCluster(this.cluster, threadId);
-    const cached = this.cache.get(threadId);
+    const cached = this.inUse.get(threadId) ?? this.idle.get(threadId);
     if (cached) return cached;
     const loaded = await this.store.load(threadId);
     if (loaded) {
-      this.cache.set(threadId, loaded);
+      this.remember(loaded);
       this.notifyCommitted(loaded);
     }
     return loaded;
@@ -101,7 +120,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   private async commitUntimed(state: ThreadState, options: CommitOptions): Promise<void> {
     if (!this.cluster) {
       await this.store.save(state);
-      this.cache.set(state.threadId, state);
+      this.remember(state);
       this.notifyCommitted(state);
       return;
     }
@@ -161,11 +180,10 @@ export class ThreadRegistry implements OnApplicationShutdown {
   private countPending(state: ThreadState): void {
     if (!this.metrics) return;
     const count = Object.keys(state.execution.pending).length;
+    this.pendingTotal += count - (this.pendingCounts.get(state.threadId) ?? 0);
     if (count === 0) this.pendingCounts.delete(state.threadId);
     else this.pendingCounts.set(state.threadId, count);
-    let total = 0;
-    for (const pending of this.pendingCounts.values()) total += pending;
-    this.metrics.setPendingInterrupts(total);
+    this.metrics.setPendingInterrupts(this.pendingTotal);
   }
 
   onCommit(listener: (state: ThreadState) => void): void {
@@ -204,6 +222,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
     const active = this.activeRuns.get(threadId);
     if (active?.runId !== runId) return;
     this.activeRuns.delete(threadId);
+    this.unpinIfIdle(threadId);
     clearInterval(active.renewal);
     if (!this.cluster || !active.leaseToken) return;
     await this.cluster.releaseLease(threadId, active.leaseToken).catch((error: unknown) =>
@@ -219,6 +238,35 @@ export class ThreadRegistry implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     for (const active of this.activeRuns.values()) clearInterval(active.renewal);
+  }
+
+  private isInUse(threadId: string): boolean {
+    return this.tails.has(threadId) || this.activeRuns.has(threadId);
+  }
+
+  /** File mode: the cached state of a thread in use, never a candidate for eviction. */
+  private remember(state: ThreadState): void {
+    if (!this.isInUse(state.threadId)) {
+      this.idle.set(state.threadId, state);
+      return;
+    }
+    this.idle.delete(state.threadId);
+    this.inUse.set(state.threadId, state);
+  }
+
+  private pin(threadId: string): void {
+    const state = this.idle.get(threadId);
+    if (state === undefined) return;
+    this.idle.delete(threadId);
+    this.inUse.set(threadId, state);
+  }
+
+  private unpinIfIdle(threadId: string): void {
+    if (this.isInUse(threadId)) return;
+    const state = this.inUse.get(threadId);
+    if (state === undefined) return;
+    this.inUse.delete(threadId);
+    this.idle.set(threadId, state);
   }
 
   private async withClusterLock<T>(cluster: ThreadCluster, threadId: string, work: () => Promise<T>) {

@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from '../../src/app.module';
-import { APP_CONFIG } from '../../src/config/app-config';
+import { applyHttpLimits } from '../../src/common/apply-http-limits';
+import { APP_CONFIG, type HttpLimits } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { LOG_DESTINATION } from '../../src/logging/log-destination';
 import { GatewayWsAdapter } from '../../src/ws/gateway-ws-adapter';
@@ -61,6 +62,7 @@ export async function startGateway(
   );
   return startModule([AppModule], {
     configure: (builder) => configure(builder.overrideProvider(APP_CONFIG).useValue(config)),
+    httpLimits: config.http,
   });
 }
 
@@ -73,9 +75,11 @@ export async function startModule(
   options: {
     configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
     bodyParser?: boolean;
+    /** The standalone server's limits, applied as main.ts does; a host app keeps its own server's. */
+    httpLimits?: HttpLimits;
   } = {},
 ): Promise<RunningGateway> {
-  const { configure = (builder) => builder, bodyParser = false } = options;
+  const { configure = (builder) => builder, bodyParser = false, httpLimits } = options;
   const logs: string[] = [];
   openLogSinks.add(logs);
   const moduleRef = await configure(
@@ -96,6 +100,7 @@ export async function startModule(
     // As in main.ts: Nest's Logger calls go through pino, so `logs` holds exactly what production writes.
     app.useLogger(app.get(Logger));
     app.useWebSocketAdapter(new GatewayWsAdapter(app));
+    if (httpLimits) applyHttpLimits(app.getHttpServer(), httpLimits);
     await app.listen(0, '127.0.0.1');
   } catch (error) {
     await close().catch(() => undefined); // the start error is the one worth reporting

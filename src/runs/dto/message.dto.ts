@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { Equals, IsArray, IsObject, IsString, ValidateNested } from 'class-validator';
+import { Equals, IsArray, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { MessageContent, type BinaryPartDto, type MediaPartDto, type TextPartDto } from './content-part.dto';
 import { FreeForm } from './free-form.decorator';
+import { MAX_ID_LENGTH } from '../../common/max-id-length';
 import { IsNeverValid, OptionalKey } from './optional-key.decorator';
 
 // Every AG-UI 1.0 message role parses, because HttpAgent resends the whole conversation on every run
@@ -24,7 +25,7 @@ export class ToolCallDto {
 }
 
 abstract class MessageFields {
-  @IsString() id!: string;
+  @IsString() @MaxLength(MAX_ID_LENGTH) id!: string;
   @OptionalKey() @IsString() subagentRunId?: string;
   @OptionalKey() @IsObject() @FreeForm() metadata?: Record<string, unknown>;
 }

@@ -1,6 +1,16 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { Allow, IsArray, IsIn, IsObject, IsString, MinLength, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_ID_LENGTH } from '../../common/max-id-length';
 import { MessageList, type MessageDto } from './message.dto';
 import { FreeForm } from './free-form.decorator';
 import { IsNotNull, OptionalKey } from './optional-key.decorator';
@@ -30,10 +40,10 @@ export class ResumeEntryDto {
 }
 
 export class RunAgentInputDto {
-  @IsString() @MinLength(1) threadId!: string;
-  @IsString() @MinLength(1) runId!: string;
+  @IsString() @MinLength(1) @MaxLength(MAX_ID_LENGTH) threadId!: string;
+  @IsString() @MinLength(1) @MaxLength(MAX_ID_LENGTH) runId!: string;
   @OptionalKey() @IsString() protocolVersion?: string;
-  @OptionalKey() @IsString() parentRunId?: string;
+  @OptionalKey() @IsString() @MaxLength(MAX_ID_LENGTH) parentRunId?: string;
   /** Any JSON value; AG-UI 1.0 reads a null state as absent. Accepted and ignored (reference §2.1). */
   @Allow() @FreeForm() state?: unknown;
   @MessageList() messages!: MessageDto[];

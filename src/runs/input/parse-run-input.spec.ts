@@ -1,6 +1,7 @@
 import { HttpAgent } from '@ag-ui/client';
 import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
+import { MAX_ID_LENGTH } from '../../common/max-id-length';
 import type { MessageKey } from '../../i18n/message-key';
 import { parseRunAgentInput, preferredLanguageOf } from './parse-run-input';
 
@@ -212,6 +213,13 @@ describe('parseRunAgentInput: accepted envelopes', () => {
     expect(parseRunAgentInput(value)).toStrictEqual(parseRunAgentInput(body()));
   });
 
+  it('accepts ids of exactly 1,024 characters (code points, so emoji count once)', () => {
+    const id = '😀'.repeat(MAX_ID_LENGTH);
+    const input = parseRunAgentInput(body({ threadId: id, runId: id, messages: [user('hi', { id })] }));
+    expect(input.threadId).toBe(id);
+    expect(input.runId).toBe(id);
+  });
+
   it('accepts context entries and an empty resume', () => {
     const input = parseRunAgentInput(body({ context: [{ description: 'd', value: 'v' }], resume: [] }));
     expect([input.context, input.resume]).toEqual([[{ description: 'd', value: 'v' }], []]);
@@ -375,6 +383,23 @@ describe('parseRunAgentInput: refused envelopes', () => {
     {
       name: 'unknown key in resume',
       value: body({ resume: [{ interruptId: 'i', status: 'cancelled', extra: 1 }] }),
+    },
+    { name: 'threadId over 1,024 characters', value: body({ threadId: 't'.repeat(MAX_ID_LENGTH + 1) }) },
+    { name: 'runId over 1,024 characters', value: body({ runId: 'r'.repeat(MAX_ID_LENGTH + 1) }) },
+    { name: 'a 4 MiB runId', value: body({ runId: 'r'.repeat(4 * 1024 * 1024) }) },
+    {
+      name: 'parentRunId over 1,024 characters',
+      value: body({ parentRunId: 'p'.repeat(MAX_ID_LENGTH + 1) }),
+    },
+    {
+      name: 'message id over 1,024 characters',
+      value: withMessage(user('hi', { id: 'm'.repeat(MAX_ID_LENGTH + 1) })),
+    },
+    {
+      name: 'an earlier message id over 1,024 characters',
+      value: body({
+        messages: [{ id: 'a'.repeat(MAX_ID_LENGTH + 1), role: 'assistant', content: 'x' }, user('hi')],
+      }),
     },
   ];
 

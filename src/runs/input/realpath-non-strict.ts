@@ -8,34 +8,44 @@ const MAX_SYMLINK_HOPS = 40;
  * Python's `Path.resolve(strict=False)` (reference §2.3 step 2): follow every symlink that exists, even a
  * dangling one, and keep the missing tail as written. A symlink escape is then visible to the root check,
  * whether or not the target exists yet. Throws (ELOOP) only on a symlink loop.
+ *
+ * Linear in the number of components: the components still to walk are a stack (no array shifting), and
+ * below the first missing directory nothing can exist, so its descendants are appended without an `lstat`
+ * until a `..` climbs back above it.
  */
 export async function realpathNonStrict(absolutePath: string): Promise<string> {
   const root = path.parse(absolutePath).root;
-  const pending = splitComponents(absolutePath.slice(root.length));
-  let resolved = root;
+  const pending = splitComponents(absolutePath.slice(root.length)).reverse();
+  /** The resolved path after each component so far: a `..` pops one, nothing is re-joined. */
+  let prefixes: string[] = [];
+  /** How many components had been resolved when the first missing one was met; undefined while all exist. */
+  let missingFrom: number | undefined;
   let hops = 0;
   while (pending.length > 0) {
-    const component = pending.shift() as string;
+    const component = pending.pop() as string;
     if (component === '.') continue;
     if (component === '..') {
-      resolved = path.dirname(resolved);
+      prefixes.pop();
+      if (missingFrom !== undefined && prefixes.length <= missingFrom) missingFrom = undefined;
       continue;
     }
-    const candidate = path.join(resolved, component);
-    const isLink = await lstat(candidate).then(
-      (stats) => stats.isSymbolicLink(),
-      () => false, // missing (or unreadable): kept as written, like the non-strict original
-    );
-    if (!isLink) {
-      resolved = candidate;
+    const parent = prefixes.at(-1);
+    const candidate = parent === undefined ? root + component : parent + path.sep + component;
+    prefixes.push(candidate);
+    if (missingFrom !== undefined) continue;
+    const stats = await lstat(candidate).catch(() => undefined); // missing (or unreadable): kept as written
+    if (stats === undefined) {
+      missingFrom = prefixes.length - 1;
       continue;
     }
+    if (!stats.isSymbolicLink()) continue;
     if (++hops > MAX_SYMLINK_HOPS) throw Object.assign(new Error('symlink loop'), { code: 'ELOOP' });
     const target = await readlink(candidate);
-    if (path.isAbsolute(target)) resolved = path.parse(target).root;
-    pending.unshift(...splitComponents(target));
+    prefixes.pop();
+    if (path.isAbsolute(target)) prefixes = [];
+    pending.push(...splitComponents(target).reverse());
   }
-  return resolved;
+  return prefixes.at(-1) ?? root;
 }
 
 function splitComponents(value: string): string[] {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
-import { resolveCwd } from './resolve-cwd';
+import { MAX_CWD_BYTES, MAX_CWD_COMPONENTS, resolveCwd } from './resolve-cwd';
 
 /**
  * Layout, under a fresh temp dir `base` (realpath'd):
@@ -96,6 +96,18 @@ describe('resolveCwd: accepted workspaces', () => {
     await expect(resolveIn(`${root}/existing`, roots)).resolves.toBe(`${root}/existing`);
   });
 
+  it('resolves links again once a link target climbs back out of a missing directory', async () => {
+    // The input is normalised first, so only a link target can hold `missing/..`.
+    await symlink('missing-dir/../link-in', path.join(root, 'via-missing'));
+    await expect(resolveIn(`${root}/via-missing`)).resolves.toBe(`${root}/existing`);
+  });
+
+  it('accepts a path at both limits', async () => {
+    const components = MAX_CWD_COMPONENTS - root.split('/').filter(Boolean).length;
+    const cwd = `${root}/${Array.from({ length: components }, () => 'd').join('/')}`;
+    await expect(resolveIn(cwd)).resolves.toBe(cwd);
+  });
+
   it('creates a missing workspace with its parents, mode 0700', async () => {
     const cwd = `${root}/new/deeper/workspace`;
     await expect(resolveIn(cwd)).resolves.toBe(cwd);
@@ -130,8 +142,37 @@ describe('resolveCwd: refused workspaces', () => {
     { name: 'a dangling symlink pointing outside', cwd: () => `${root}/dangling`, key: 'cwdOutsideRoots' },
     { name: 'a file, not a directory', cwd: () => `${root}/file.txt`, key: 'cwdNotDirectory' },
     { name: 'under a file (cannot be created)', cwd: () => `${root}/file.txt/child`, key: 'cwdCannotCreate' },
+    {
+      name: 'one component over the limit',
+      cwd: () => `${root}/${'c/'.repeat(MAX_CWD_COMPONENTS)}`,
+      key: 'cwdTooLong',
+    },
+    { name: '32,000 components', cwd: () => `${root}/${'c/'.repeat(32_000)}`, key: 'cwdTooLong' },
+    {
+      name: 'one byte over the limit',
+      cwd: () => `${root}/${'é'.repeat(MAX_CWD_BYTES / 2)}`,
+      key: 'cwdTooLong',
+    },
+    {
+      name: 'dot components count too',
+      cwd: () => `${root}${'/.'.repeat(MAX_CWD_COMPONENTS)}`,
+      key: 'cwdTooLong',
+    },
+    {
+      name: 'a variable that expands past the limit',
+      cwd: () => `${root}/$LONG/$LONG`,
+      key: 'cwdTooLong',
+    },
   ])('$name → $key', async ({ cwd, key }) => {
-    await expect(failureKey(resolveIn(cwd(), [root], { ROOT: root }))).resolves.toBe(key);
+    await expect(
+      failureKey(resolveIn(cwd(), [root], { ROOT: root, LONG: 'l'.repeat(MAX_CWD_BYTES / 2) })),
+    ).resolves.toBe(key);
+  });
+
+  it('creates nothing for a path over the limits', async () => {
+    const cwd = `${root}/too-deep/${'c/'.repeat(MAX_CWD_COMPONENTS)}`;
+    await expect(failureKey(resolveIn(cwd))).resolves.toBe('cwdTooLong');
+    await expect(stat(`${root}/too-deep`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('refuses everything when no root exists', async () => {

@@ -5,11 +5,16 @@ import { ErrorCode } from '../../common/error-code';
 import type { MessageKey } from '../../i18n/message-key';
 import { realpathNonStrict } from './realpath-non-strict';
 
+/** Longest workspace path, in UTF-8 bytes (Linux's PATH_MAX), and most path components (README "Limits"). */
+export const MAX_CWD_BYTES = 4096;
+export const MAX_CWD_COMPONENTS = 255;
+
 /**
  * The workspace a run may use (reference §2.3): `~` and `$VAR` expanded (with the given home and
  * environment, never the process's), normalised, symlinks resolved non-strictly so an escape is caught,
  * contained in one of the existing allowed roots, a directory (created 0700 when missing). Returns the
- * resolved path, which is what gets bound to the thread and sent to A2A (step 7).
+ * resolved path, which is what gets bound to the thread and sent to A2A (step 7). Its size is checked, as
+ * written and once expanded, before any filesystem call, so a hostile path costs no I/O.
  */
 export async function resolveCwd(
   cwd: string,
@@ -17,9 +22,11 @@ export async function resolveCwd(
   homeDir: string,
   env: Readonly<Record<string, string>>,
 ): Promise<string> {
+  assertWithinBounds(cwd);
   const withHome = expandHome(cwd, homeDir);
   if (cwd === '' || !path.isAbsolute(withHome)) throw invalid('cwdNotAbsolute');
   const expanded = expandVariables(withHome, env);
+  assertWithinBounds(expanded);
   if (expanded.includes('\0')) throw invalid('cwdInvalid');
   const resolved = await realpathNonStrict(path.normalize(expanded)).catch((cause: unknown) => {
     throw invalid('cwdInvalid', cause);
@@ -34,6 +41,18 @@ export async function resolveCwd(
     });
   }
   return resolved;
+}
+
+/** Components are the non-empty names between separators, `.` and `..` included: what a kernel walks. */
+function assertWithinBounds(value: string): void {
+  // The length test first: a string over the byte cap is refused without being scanned.
+  if (value.length > MAX_CWD_BYTES || Buffer.byteLength(value, 'utf8') > MAX_CWD_BYTES) {
+    throw invalid('cwdTooLong');
+  }
+  let components = 0;
+  for (const name of value.split(path.sep === '/' ? '/' : /[\\/]/))
+    if (name !== '' && ++components > MAX_CWD_COMPONENTS) break;
+  if (components > MAX_CWD_COMPONENTS) throw invalid('cwdTooLong');
 }
 
 /** Each root `~`-expanded and fully resolved; roots that are not existing directories are dropped (step 3). */

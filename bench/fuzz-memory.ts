@@ -1,0 +1,143 @@
+/**
+ * Measures the hostile-input figures against the production build (`npm run build` first):
+ * - the answer time of a 32,000-component `cwd` and of a 4 MiB `runId` (400 expected), and RSS after them;
+ * - a 250-character lower-case `threadId` runs normally (its state file stem is hashed);
+ * - RSS of `node dist/main.js` at start, after N fuzzed bodies (default 100,000) and after idling.
+ * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
+ * embedded demo kernel keeps every task it ran in memory).
+ * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`; FUZZ_IDLE_SECONDS sets
+ * the idle time, IAC_CODE_AGUI_THREAD_CACHE_SIZE and MALLOC_ARENA_MAX are passed to the service.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { findFreeLoopbackPort } from '../src/a2a/managed/free-loopback-port';
+import { rawRunRequestArbitrary } from '../test/support/fuzz-inputs';
+import { startKernelUpstream } from '../test/support/start-kernel-upstream';
+
+const REPO_ROOT = path.join(__dirname, '..');
+const COUNT = Number(process.argv[2] ?? 100_000);
+const CONCURRENCY = Number(process.argv[3] ?? 32);
+/** How long the service is left idle after the fuzzing, with RSS read every IDLE_SAMPLE_MS. */
+const IDLE_MS = Number(process.env.FUZZ_IDLE_SECONDS ?? 60) * 1000;
+const IDLE_SAMPLE_MS = 10_000;
+
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-root-'));
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-state-'));
+  const kernel = await startKernelUpstream();
+  const port = await findFreeLoopbackPort();
+  const url = `http://127.0.0.1:${port}/`;
+  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), ['dist/main.js'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: os.homedir(),
+      IAC_CODE_AGUI_A2A_URL: kernel.url,
+      IAC_CODE_AGUI_PORT: String(port),
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+      IAC_CODE_AGUI_ALLOWED_CWDS: root,
+      IAC_CODE_AGUI_LOG_LEVEL: 'warn',
+      IAC_CODE_AGUI_LOG_FORMAT: 'json',
+      ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+      ...(process.env.IAC_CODE_AGUI_THREAD_CACHE_SIZE
+        ? { IAC_CODE_AGUI_THREAD_CACHE_SIZE: process.env.IAC_CODE_AGUI_THREAD_CACHE_SIZE }
+        : {}),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (;;) {
+      const status = await fetch(`${url}ping`).then(
+        (r) => r.status,
+        () => 0,
+      );
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const post = async (body: string, contentType = 'application/json') => {
+      const started = performance.now();
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': contentType, accept: 'text/event-stream' },
+        body,
+      });
+      const text = await response.text();
+      return { status: response.status, text, ms: performance.now() - started };
+    };
+    const envelope = (fields: { threadId?: string; runId?: string; cwd?: string }) =>
+      JSON.stringify({
+        threadId: fields.threadId ?? 'thread-1',
+        runId: fields.runId ?? 'run-1',
+        messages: [{ id: 'm1', role: 'user', content: 'hello' }],
+        forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'inv-1', cwd: fields.cwd ?? root } },
+      });
+    const atStart = rssMb(child.pid!);
+    console.log(`RSS at start: ${atStart.toFixed(1)} MB`);
+
+    const timings = async (name: string, body: string, times: number) => {
+      const results = [];
+      for (let i = 0; i < times; i++) results.push(await post(body));
+      const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+      const statuses = [...new Set(results.map((r) => r.status))].join(',');
+      console.log(
+        `${name}: status ${statuses}, median ${ms[Math.floor(times / 2)].toFixed(1)} ms, max ${ms.at(-1)!.toFixed(1)} ms (${times} requests)`,
+      );
+    };
+    await timings('32,000-component cwd', envelope({ cwd: `${root}/${'c/'.repeat(32_000)}` }), 20);
+    await timings('4 MiB runId', envelope({ runId: 'r'.repeat(4 * 1024 * 1024) }), 20);
+    console.log(`created under the workspace root: ${readdirSync(root).length} entries`);
+    console.log(`RSS after the hostile requests: ${rssMb(child.pid!).toFixed(1)} MB`);
+
+    const long = await post(envelope({ threadId: 'a'.repeat(250), runId: 'long-thread-run' }));
+    const lastEvent = long.text.trim().split('\n\n').at(-1) ?? '';
+    console.log(
+      `250-character threadId: status ${long.status}, last event ${/"type":"(\w+)"/.exec(lastEvent)?.[1]}, ` +
+        `state files ${readdirSync(path.join(stateDir, 'threads')).join(', ')}`,
+    );
+
+    const statuses = new Map<number, number>();
+    let sent = 0;
+    const worker = async (seed: number) => {
+      while (sent < COUNT) {
+        const batch = fc.sample(rawRunRequestArbitrary(root), { numRuns: 50, seed: seed * 1_000_003 + sent });
+        for (const { body, contentType } of batch) {
+          if (sent >= COUNT) return;
+          sent++;
+          const { status } = await post(body, contentType).catch(() => ({ status: 0 }));
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }
+      }
+    };
+    const fuzzStarted = performance.now();
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), 1000);
+    await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(i + 1)));
+    clearInterval(sampler);
+    const afterFuzz = rssMb(child.pid!);
+    console.log(
+      `${sent} fuzzed bodies in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s, statuses ` +
+        `${JSON.stringify(Object.fromEntries([...statuses].sort()))}; RSS peak ${peak.toFixed(1)} MB, right after ${afterFuzz.toFixed(1)} MB`,
+    );
+    for (let waited = 0; waited < IDLE_MS; waited += IDLE_SAMPLE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
+      console.log(`  idle ${(waited + IDLE_SAMPLE_MS) / 1000} s: RSS ${rssMb(child.pid!).toFixed(1)} MB`);
+    }
+    const idle = rssMb(child.pid!);
+    console.log(
+      `RSS after ${IDLE_MS / 1000} s idle: ${idle.toFixed(1)} MB (${(idle - atStart).toFixed(1)} MB over start)`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+    await kernel.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+void main();

@@ -1,0 +1,87 @@
+import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
+import { sampleThreadState } from '../../test/support/thread-store.contract';
+import { ThreadRegistry } from './thread-registry';
+
+/** A registry over a store holding the given threads, keeping at most `cacheSize` idle threads. */
+async function registryWith(threadIds: string[], cacheSize: number) {
+  const store = new InMemoryThreadStore();
+  for (const threadId of threadIds) await store.save(sampleThreadState(threadId));
+  const sut = new ThreadRegistry(store, null, null, { threadCacheSize: cacheSize });
+  /** How often the registry read `threadId` from the store. */
+  const storeLoads = (threadId: string) => store.loadedThreadIds.filter((id) => id === threadId).length;
+  const touch = async (...ids: string[]) => {
+    for (const id of ids) await sut.withLock(id, () => sut.load(id));
+  };
+  return { sut, store, storeLoads, touch };
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe('ThreadRegistry cache', () => {
+  it('keeps the most recently used idle threads and reads an evicted one from the store again', async () => {
+    const { storeLoads, touch } = await registryWith(['a', 'b', 'c'], 2);
+    await touch('a', 'b', 'a', 'c'); // b is now the least recently used: evicted by c
+    expect([storeLoads('a'), storeLoads('b'), storeLoads('c')]).toEqual([1, 1, 1]);
+    await touch('a', 'c');
+    expect([storeLoads('a'), storeLoads('c')]).toEqual([1, 1]);
+    await touch('b');
+    expect(storeLoads('b')).toBe(2);
+  });
+
+  it('reloads the last committed state of an evicted thread', async () => {
+    const { sut, touch } = await registryWith(['a', 'b'], 1);
+    await sut.withLock('a', () => sut.commit(sampleThreadState('a', 'v2')));
+    await touch('b');
+    await expect(sut.withLock('a', () => sut.load('a'))).resolves.toEqual(sampleThreadState('a', 'v2'));
+  });
+
+  it('never evicts a thread whose run holds the slot, and lets it go once released', async () => {
+    const { sut, storeLoads, touch } = await registryWith(['busy', 'x', 'y', 'z'], 1);
+    await sut.withLock('busy', async () => {
+      const state = await sut.load('busy');
+      await sut.commitAndClaim(state!, 'run-1');
+    });
+    await touch('x', 'y', 'z', 'busy');
+    expect(storeLoads('busy')).toBe(1);
+    await sut.release('busy', 'run-1');
+    await touch('x', 'busy');
+    expect(storeLoads('busy')).toBe(2);
+  });
+
+  it('never evicts a thread while its lock is held or queued for', async () => {
+    const { sut, storeLoads, touch } = await registryWith(['locked', 'x', 'y'], 1);
+    const firstHolder = deferred();
+    const secondHolder = deferred();
+    const loadsSeenInside: number[] = [];
+    const first = sut.withLock('locked', async () => {
+      await sut.load('locked');
+      await firstHolder.promise;
+    });
+    const second = sut.withLock('locked', async () => {
+      await sut.load('locked');
+      loadsSeenInside.push(storeLoads('locked'));
+      await secondHolder.promise;
+    });
+    await touch('x', 'y');
+    firstHolder.resolve();
+    await first;
+    await touch('x', 'y'); // the second holder is still queued: the thread stays in memory
+    secondHolder.resolve();
+    await second;
+    expect(loadsSeenInside).toEqual([1]);
+    await touch('x', 'locked');
+    expect(storeLoads('locked')).toBe(2);
+  });
+
+  it('does not cache a thread that is not in the store', async () => {
+    const { sut, store, storeLoads } = await registryWith([], 1);
+    await expect(sut.withLock('new', () => sut.load('new'))).resolves.toBeUndefined();
+    await store.save(sampleThreadState('new'));
+    await expect(sut.withLock('new', () => sut.load('new'))).resolves.toEqual(sampleThreadState('new'));
+    expect(storeLoads('new')).toBe(2);
+  });
+});

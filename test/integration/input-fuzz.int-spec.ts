@@ -1,0 +1,238 @@
+import fc from 'fast-check';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import {
+  IN_STREAM_CODES,
+  PRE_STREAM_CODES,
+  cancelBodyArbitrary,
+  idArbitrary,
+  rawRunRequestArbitrary,
+  runBodyArbitrary,
+  statusOfCode,
+} from '../support/fuzz-inputs';
+import { parseSse } from '../support/sse-client';
+import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { WsRunClient } from '../support/ws-client';
+
+/**
+ * Property-based fuzzing of every input surface against the real app on port 0 (demo kernel, file store):
+ * only documented statuses and codes come back, never a 5xx; a refused request leaves no directory and no
+ * state file behind; and the heap does not grow across batches of requests. `AGUI_FUZZ_RUNS` scales the
+ * number of bodies per property (default 120); scripts/fuzz-memory.ts runs 100,000 against the built service.
+ */
+const RUNS = Number(process.env.AGUI_FUZZ_RUNS ?? 120);
+/** Heap growth tolerated between the first and the last batch once warm: allocator noise, not a leak's size. */
+const HEAP_MARGIN_BYTES = 24 * 1024 * 1024;
+
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+type Envelope = { error: { code: string; message: string } };
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+describe('fuzzed input', () => {
+  let gateway: RunningGateway;
+  let root: string;
+  let stateDir: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'agui-fuzz-root-'));
+    stateDir = await mkdtemp(path.join(tmpdir(), 'agui-fuzz-state-'));
+    gateway = await startGateway({
+      IAC_CODE_AGUI_UPSTREAM: 'demo',
+      IAC_CODE_AGUI_ALLOWED_CWDS: root,
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+      // Small, so the cache is full after the warm-up batch and cannot hide a leak as growth.
+      IAC_CODE_AGUI_THREAD_CACHE_SIZE: '16',
+      IAC_CODE_AGUI_INTERRUPT_TTL: '0',
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await rm(root, { recursive: true, force: true });
+    await rm(stateDir, { recursive: true, force: true });
+  });
+
+  /** Every directory under the workspace root and every state file (temp files of writes in flight left out). */
+  async function diskSnapshot(): Promise<string[]> {
+    const workspaces = await readdir(root, { recursive: true });
+    const threads = await readdir(path.join(stateDir, 'threads')).catch(() => []);
+    return [...workspaces, ...threads.map((name) => `threads/${name}`)]
+      .filter((name) => !name.endsWith('.tmp'))
+      .sort();
+  }
+
+  async function post(route: string, body: string, contentType = 'application/json') {
+    const response = await fetch(`${gateway.url}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, accept: 'text/event-stream' },
+      body,
+    });
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      text: await response.text(),
+    };
+  }
+
+  /** What the error table allows for a refusal on a face: `POST /` (JSON envelope) or `/invocations` (one RUN_ERROR frame). */
+  function expectDocumentedRefusal(route: string, status: number, text: string): void {
+    const code =
+      route === 'invocations'
+        ? (parseSse(text).events as { code?: string }[])[0]?.code
+        : (JSON.parse(text) as Envelope).error.code;
+    expect(PRE_STREAM_CODES).toContain(code);
+    expect(statusOfCode(code as string)).toBe(status);
+  }
+
+  /** A run that was admitted ends with RUN_FINISHED or a RUN_ERROR with an in-stream code. */
+  function expectDocumentedRun(text: string): void {
+    const last = parseSse(text).events.at(-1) as { type?: string; code?: string } | undefined;
+    expect(['RUN_FINISHED', 'RUN_ERROR']).toContain(last?.type);
+    if (last?.type === 'RUN_ERROR') expect(IN_STREAM_CODES).toContain(last.code);
+  }
+
+  it('answers every run request with a documented status and code, and a refusal leaves nothing on disk', async () => {
+    let admitted = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        rawRunRequestArbitrary(root),
+        fc.constantFrom('', 'invocations'),
+        async (request, route) => {
+          const before = await diskSnapshot();
+          const { status, text } = await post(route, request.body, request.contentType);
+          if (status === 200) {
+            admitted++;
+            return expectDocumentedRun(text);
+          }
+          expectDocumentedRefusal(route, status, text);
+          expect(await diskSnapshot()).toEqual(before);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // The generator must reach the run path too, not only the refusals.
+    expect(admitted).toBeGreaterThan(0);
+  });
+
+  it('answers every cancel request with a documented status and code', async () => {
+    const executionId = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9-]{1,40}$/),
+      fc.integer({ min: 1020, max: 1100 }).map((length) => 'e'.repeat(length)),
+    );
+    await fc.assert(
+      fc.asyncProperty(executionId, cancelBodyArbitrary, async (id, body) => {
+        const { status, text } = await post(
+          `extensions/iac-code/v1/executions/${id}/cancel`,
+          JSON.stringify(body) ?? 'null',
+        );
+        const answer = JSON.parse(text) as Envelope | { executionId: string; status: string };
+        if (status === 200) return expect(answer).toMatchObject({ executionId: id });
+        const { code } = (answer as Envelope).error;
+        expect([...PRE_STREAM_CODES, 'A2A_UNAVAILABLE']).toContain(code);
+        expect(statusOfCode(code)).toBe(status);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('answers every /ws message with a run, one documented RUN_ERROR, or close 1003 for a non-object', async () => {
+    const client = await WsRunClient.open(gateway.url);
+    const message = fc.oneof(
+      { weight: 4, arbitrary: runBodyArbitrary(root).map((body) => JSON.stringify(body) ?? 'null') },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 100 }) },
+    );
+    try {
+      await fc.assert(
+        fc.asyncProperty(message, async (text) => {
+          if (!isJsonObject(text)) {
+            // Documented: a frame that is not a JSON object closes its socket with 1003.
+            const other = await WsRunClient.open(gateway.url);
+            other.send(text);
+            return expect((await other.closed).code).toBe(1003);
+          }
+          client.send(text);
+          const last = (await client.nextRun()).at(-1) as { type: string; code?: string } | undefined;
+          if (last?.type === 'RUN_ERROR')
+            expect([...PRE_STREAM_CODES, ...IN_STREAM_CODES]).toContain(last.code);
+          else expect(last?.type).toBe('RUN_FINISHED');
+        }),
+        { numRuns: RUNS },
+      );
+      expect(client.socket.readyState).toBe(client.socket.OPEN);
+    } finally {
+      client.socket.close();
+    }
+  });
+
+  it('refuses ids and workspaces over the limits without creating anything', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          { threadId: 't'.repeat(1025) },
+          { runId: 'r'.repeat(4 * 1024 * 1024) },
+          { cwd: `${root}/${'c/'.repeat(32_000)}` },
+          { cwd: `${root}/${'c/'.repeat(256)}` },
+        ),
+        idArbitrary,
+        async (override, threadId) => {
+          const before = await diskSnapshot();
+          const body = {
+            threadId: override.threadId ?? (typeof threadId === 'string' && threadId !== '' ? threadId : 't'),
+            runId: override.runId ?? 'run-1',
+            messages: [{ id: 'm1', role: 'user', content: 'fuzz' }],
+            forwardedProps: {
+              iacCode: { schemaVersion: 1, rosInvocationId: 'inv-1', cwd: override.cwd ?? root },
+            },
+          };
+          const { status, text } = await post('', JSON.stringify(body));
+          expect(status).toBe(400);
+          expect((JSON.parse(text) as Envelope).error.code).toBe('INVALID_INPUT');
+          expect(await diskSnapshot()).toEqual(before);
+        },
+      ),
+      { numRuns: 16 },
+    );
+  });
+
+  it('does not grow the heap across batches of fuzzed requests', async () => {
+    const hostile = [
+      JSON.stringify({ threadId: 't', runId: 'r'.repeat(4 * 1024 * 1024), messages: [], forwardedProps: {} }),
+      JSON.stringify({
+        threadId: 'deep',
+        runId: 'run-deep',
+        messages: [{ id: 'm', role: 'user', content: 'fuzz' }],
+        forwardedProps: {
+          iacCode: { schemaVersion: 1, rosInvocationId: 'i', cwd: `${root}/${'c/'.repeat(32_000)}` },
+        },
+      }),
+    ];
+    const batch = async (seed: number) => {
+      const bodies = fc.sample(rawRunRequestArbitrary(root), { numRuns: Math.ceil(RUNS / 2), seed });
+      for (const { body, contentType } of bodies) await post('', body, contentType);
+      for (let i = 0; i < 4; i++) for (const body of hostile) await post('', body);
+    };
+    const heapAfterGc = () => {
+      collectGarbage();
+      collectGarbage();
+      return process.memoryUsage().heapUsed;
+    };
+    await batch(1); // warm-up: caches, JIT, connection pools
+    const warm = heapAfterGc();
+    for (let seed = 2; seed <= 4; seed++) await batch(seed);
+    const growth = heapAfterGc() - warm;
+    // Three batches each carry 16 MiB of hostile ids alone: kept per request, they would exceed the margin.
+    expect(growth).toBeLessThan(HEAP_MARGIN_BYTES);
+  }, 240_000);
+});
