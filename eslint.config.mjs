@@ -13,7 +13,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.jest } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // DESIGN: only src/config reads the environment.
+      // Only src/config reads the environment (docs/architecture.md, module map).
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'Read configuration through AppConfig (src/config).' },

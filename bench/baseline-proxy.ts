@@ -1,5 +1,5 @@
 /**
- * The floor of the comparison (issue #9): a minimal Node pass-through proxy that forwards a request to the
+ * The floor of the comparison : a minimal Node pass-through proxy that forwards a request to the
  * upstream and the upstream's response bytes back, with no parsing. Whatever the gateway costs above this
  * is the price of AG-UI mapping, not of being an HTTP hop in Node.
  * Process entry: `node --import tsx bench/baseline-proxy.ts <upstream url>`; prints `BENCH_PROXY_READY <url>`.

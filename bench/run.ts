@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 /**
- * `npm run bench` (issue #9): builds, then measures the gateway against a pre-encoded kernel-like upstream,
+ * `npm run bench` : builds, then measures the gateway against a pre-encoded kernel-like upstream,
  * a pass-through proxy and direct, side by side in one run; prints a table and writes
  * `bench/results/<ISO date>.json`. Options: `--quick` (smaller sizes, about a minute), `--profile` (only a
  * CPU profile of the gateway over one throughput burst, summarised), `--no-write`.

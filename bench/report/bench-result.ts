@@ -13,7 +13,7 @@ export interface TargetCheck {
   readonly isMet: boolean;
 }
 
-/** The JSON written to `bench/results/<date>.json`; the top-level figures are the ones issue #9 names. */
+/** The JSON written to `bench/results/<date>.json`; the top-level figures are the ones names. */
 export interface BenchResult {
   readonly date: string;
   readonly command: string;
@@ -73,7 +73,7 @@ export function headlineOf(details: BenchResult['details']): Headline {
   };
 }
 
-/** issue #9 "Targets (2-core machines here)". */
+/** "Targets (2-core machines here)". */
 export function checkTargets(headline: Headline, openRuns: number): Record<string, TargetCheck> {
   const check = (measured: number, limit: number, target: string) => ({
     measured,

@@ -9,7 +9,7 @@ export interface ColdStartResult {
 }
 
 /**
- * Cold start (issue #9): spawning `node dist/main.js` → the first `/ping` answered 200, polled every 2 ms.
+ * Cold start : spawning `node dist/main.js` → the first `/ping` answered 200, polled every 2 ms.
  * Sequential starts, each stopped before the next; the page cache is warm after the first.
  */
 export async function measureColdStart(starts: number, options: GatewayOptions): Promise<ColdStartResult> {

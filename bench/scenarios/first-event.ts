@@ -12,7 +12,7 @@ export interface FirstEventResult {
 }
 
 /**
- * Time to first event (issue #9): sequential runs whose upstream answers at once with one delta, timed from
+ * Time to first event : sequential runs whose upstream answers at once with one delta, timed from
  * just before the client sends the POST. Direct to the upstream is the floor (connect, request, first frame).
  */
 export async function measureFirstEvent(rig: BenchRig): Promise<FirstEventResult> {

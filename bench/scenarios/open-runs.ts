@@ -34,7 +34,7 @@ async function upstreamStats(rig: BenchRig): Promise<UpstreamStats> {
 }
 
 /**
- * Concurrency, memory (issue #9): `runs` runs held open on a silent upstream while the gateway heartbeats
+ * Concurrency, memory : `runs` runs held open on a silent upstream while the gateway heartbeats
  * them, on a gateway of their own (heartbeat period shortened so the hold sees several). Memory per run is
  * (peak RSS with every run open − RSS after warm-up) / runs. The clients then leave, and the gateway must
  * cancel every task upstream.

@@ -36,7 +36,7 @@ export function latencyFigures(samplesUs: readonly number[]): LatencyFigures {
 }
 
 /**
- * Added latency (issue #9): one stream paced at `perSecond`, each delta stamped by the upstream when it
+ * Added latency : one stream paced at `perSecond`, each delta stamped by the upstream when it
  * writes it; the client subtracts the stamp from its read time (one shared clock). Direct, proxy and
  * gateway run against the same upstream, interleaved in rounds; "added" is gateway minus direct.
  */

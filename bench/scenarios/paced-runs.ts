@@ -45,7 +45,7 @@ function pacedFigures(reports: readonly StreamReport[]): PacedPathFigures {
 }
 
 /**
- * Concurrency, timing (issue #9): `runs` concurrent runs whose upstream writes one delta every
+ * Concurrency, timing : `runs` concurrent runs whose upstream writes one delta every
  * `intervalMs` on a drift-free schedule. The extra delay of a delta is its read time minus the time the
  * schedule meant it to be written, so it counts every late timer and queue on the way. The proxy runs the
  * same load as the floor, the two alternating in rounds.

@@ -50,7 +50,7 @@ function request(threadId: string, runId: string) {
 }
 
 /**
- * State on Redis (issue #12 "Done when": admission and state-write latency next to the file store): a
+ * State on Redis ("Done when": admission and state-write latency next to the file store): a
  * throw-away loopback `redis-server`, one in-process replica (registry + admission over RedisThreadStore),
  * `threads` threads × two turns, each turn admitted, one run write (the session id), then released.
  */

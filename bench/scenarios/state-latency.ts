@@ -80,7 +80,7 @@ async function turn(
 }
 
 /**
- * State (issue #9, issue #3 item 6): admission and state-write latency of the file store on a temp dir
+ * State (item 6): admission and state-write latency of the file store on a temp dir
  * beside the other bench files, for `threads` threads: a first turn (new binding) then a second (load +
  * rotation). In-process: the store is a library, and the bench processes are idle meanwhile.
  */

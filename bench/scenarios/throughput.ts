@@ -25,7 +25,7 @@ export interface ThroughputResult {
 const WARM_UP_DELTAS = 5000;
 
 /**
- * Cost per event (issue #9): the upstream bursts `deltas` pre-encoded deltas as fast as the reader takes
+ * Cost per event : the upstream bursts `deltas` pre-encoded deltas as fast as the reader takes
  * them; CPU of each process is read from /proc around the run; events are what the client counted. Paths
  * run interleaved (gateway, proxy, direct, gateway, …) so a noisy neighbour hits them alike; CPU per
  * event is over all repeats, events/s the median run's.

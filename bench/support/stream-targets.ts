@@ -1,7 +1,7 @@
 import type { StreamTarget } from '../client/client-protocol';
 
 /**
- * A RunAgentInput for the gateway (reference §9 intro): a fresh thread and run per request (`%N%`), the
+ * A RunAgentInput for the gateway: a fresh thread and run per request (`%N%`), the
  * bench plan as the user text, which the gateway forwards as the A2A text part the upstream reads.
  */
 export function gatewayTarget(gatewayUrl: string, planText: string, cwd: string): StreamTarget {

@@ -1,5 +1,5 @@
 /**
- * The bench upstream: a kernel-like A2A 1.0 JSON-RPC server (kernel wire doc) that streams pre-encoded
+ * The bench upstream: a kernel-like A2A 1.0 JSON-RPC server (docs/behaviour/a2a.md#the-kernels-own-behaviour) that streams pre-encoded
  * frames from memory, so it costs little per delta and its rate is known. Process entry:
  * `node --import tsx bench/upstream/bench-upstream.ts`; prints `BENCH_UPSTREAM_READY <url>`.
  * Not a test double for behaviour (that is test/support/kernel-upstream): no SDK task store, no pings
@@ -99,7 +99,7 @@ function stream(response: ServerResponse, rpc: RpcRequest, plan: UpstreamPlan): 
   else if (plan.kind === 'paced') writePaced(response, frames, plan.intervalMs, plan.deltas);
 }
 
-/** CancelTask answers the task object itself (kernel wire doc "Non-streaming answers"). */
+/** CancelTask answers the task object itself (docs/behaviour/a2a.md#the-kernels-own-behaviour). */
 function cancel(response: ServerResponse, rpc: RpcRequest): void {
   const taskId = typeof rpc.params?.id === 'string' ? rpc.params.id : '';
   const contextId = knownTasks.get(taskId);
@@ -121,7 +121,7 @@ function handleRpc(request: IncomingMessage, response: ServerResponse, body: str
   } catch {
     return rpcError(response, null, -32700, 'Parse error');
   }
-  // The kernel's version gate (kernel wire doc): no `A2A-Version: 1.0` means a 0.3 client.
+  // The kernel's version gate (docs/behaviour/a2a.md#the-kernels-own-behaviour): no `A2A-Version: 1.0` means a 0.3 client.
   if (request.headers['a2a-version'] !== '1.0') return rpcError(response, rpc.id ?? null, -32009, 'Version');
   if (rpc.method === 'CancelTask') return cancel(response, rpc);
   if (rpc.method !== 'SendStreamingMessage') return rpcError(response, rpc.id ?? null, -32601, 'Method');

@@ -23,7 +23,7 @@ const STAMP_SLOT = 'STAMP-SLOT-7f3a9c';
 export const BURST_FRAMES_PER_WRITE = 32;
 
 /**
- * The kernel's frames for one request, encoded once (kernel wire doc "Frames", "Text", "End of a normal
+ * The kernel's frames for one request, encoded once (docs/behaviour/a2a.md#the-kernels-own-behaviour, "Text", "End of a normal
  * turn"; src/a2a/embedded/kernel-frames.ts), so the upstream's per-delta cost is a buffer write: a burst
  * delta is one prebuilt buffer; a paced delta is a prefix, the stamp and a suffix.
  */

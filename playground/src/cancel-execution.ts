@@ -7,7 +7,7 @@ export interface CancelTarget {
 }
 
 /**
- * The iac-code cancel extension (reference §1.4): `POST extensions/iac-code/v1/executions/<id>/cancel`
+ * The iac-code cancel extension (docs/behaviour/cancel.md#cancel-route): `POST extensions/iac-code/v1/executions/<id>/cancel`
  * with `{threadId, rosInvocationId}`. The run's own stream then ends with `RUN_ERROR CANCELLED`.
  */
 export async function cancelExecution(

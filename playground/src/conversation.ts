@@ -3,7 +3,7 @@ import type { ThreadRecord, TurnRecord, WireEvent } from './thread-record';
 /**
  * The rendered conversation of a thread, rebuilt from its recorded events (pure; the DOM view draws it).
  * Entries keep the order in which they began; a tool result that arrives in a later run (a resume answers
- * the interrupted run's tool call, agui-1.0-and-agentcore.md §1.5) lands on the original tool call.
+ * the interrupted run's tool call, docs/behaviour/run-input.md#envelope) lands on the original tool call.
  */
 export type ConversationEntry =
   | { readonly kind: 'user'; readonly key: string; readonly text: string }
@@ -82,7 +82,7 @@ function artifactText(value: Readonly<Record<string, unknown>>): string {
     .join('\n');
 }
 
-/** `iac-code.pipeline.v1` (reference §4.6): the event type, its scope and the ids worth reading. */
+/** `iac-code.pipeline.v1` (docs/behaviour/events.md#pipeline-recovery): the event type, its scope and the ids worth reading. */
 function pipelineDetail(value: Readonly<Record<string, unknown>>): string {
   const data = isObject(value.data) ? value.data : {};
   const names = ['pipelineName', 'stepName', 'candidateId', 'subPipelineId', 'status']

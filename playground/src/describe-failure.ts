@@ -3,8 +3,8 @@ import type { TurnFailure } from './thread-record';
 /**
  * What to show when `runAgent` fails outside the event stream. HttpAgent throws `Error("HTTP <status>: …")`
  * with `.status` and `.payload` (the parsed JSON envelope `{"error":{code,message}}` from the gateway) for
- * a refused request (agui-1.0-and-agentcore.md §2.2), and an AGUIError when it refuses to send, e.g.
- * while interrupts are pending (§1.5).
+ * a refused request (docs/behaviour/agentcore.md), and an AGUIError when it refuses to send, e.g.
+ * while interrupts are pending (docs/behaviour/http.md#authentication).
  */
 export function describeFailure(error: unknown): TurnFailure {
   const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;

@@ -9,7 +9,7 @@ let formCount = 0;
 
 /**
  * One form per pending interrupt, generated from its `responseSchema`. AG-UI forbids a partial resume
- * (agui-1.0-and-agentcore.md §1.5 rule 3, and HttpAgent refuses to send one): answers are collected, and
+ * (docs/behaviour/run-input.md#envelope rule 3, and HttpAgent refuses to send one): answers are collected, and
  * the resume is sent once every interrupt has one — at the first click when there is a single question.
  */
 export function renderInterruptForms(

@@ -224,7 +224,7 @@ async function runTurn(
   } catch (error) {
     turn.failure = describeFailure(error);
   }
-  // HttpAgent resolves when a stream just stops (agui-1.0-and-agentcore.md §2.2): say so instead of "finished".
+  // HttpAgent resolves when a stream just stops (docs/behaviour/agentcore.md): say so instead of "finished".
   if (!turn.failure && !turn.events.some((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR')) {
     turn.failure = { code: PAGE_TEXT.noTerminalEventCode, message: PAGE_TEXT.noTerminalEvent };
   }

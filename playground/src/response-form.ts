@@ -1,5 +1,5 @@
 /**
- * The form a pending interrupt needs, read from its `responseSchema` (agui-1.0-and-agentcore.md §1.5;
+ * The form a pending interrupt needs, read from its `responseSchema` (docs/behaviour/run-input.md#envelope;
  * the gateway's schemas are built in src/interrupts/response-schemas.ts): an `enum` property becomes one
  * button per value, `oneOf` branches with a `const` become a choice list, and a branch with a plain string
  * property (`freeText`) becomes a text field. Anything else falls back to a JSON text area, so an unknown

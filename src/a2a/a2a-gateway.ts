@@ -1,12 +1,12 @@
 /**
- * The A2A side of a run, behind a token so tests and platform teams can swap it (STYLE §2.3).
+ * The A2A side of a run, behind a token so tests and platform teams can swap it (CONTRIBUTING.md).
  * The default implementation speaks A2A 1.0 JSON-RPC through the `@a2a-js/sdk` client.
  */
 export const A2A_GATEWAY = Symbol('A2A_GATEWAY');
 
 /**
  * One item of an A2A stream as wire JSON: the JSON-RPC `result`, i.e. a StreamResponse object with one of
- * `task`, `statusUpdate`, `artifactUpdate` or `message` (reference §4.1). GetTask answers are wrapped as
+ * `task`, `statusUpdate`, `artifactUpdate` or `message` (docs/behaviour/events.md#unwrapping-frames). GetTask answers are wrapped as
  * `{ task }` so the mapper sees one shape.
  */
 export type A2aFrame = Record<string, unknown>;
@@ -14,7 +14,7 @@ export type A2aFrame = Record<string, unknown>;
 /** An A2A 1.0 part as wire JSON: `{text}`, `{data, mediaType}`, `{raw, mediaType, filename}`. */
 export type A2aPart = Record<string, unknown>;
 
-/** The exact A2A message of reference §3.2, as wire JSON (null values already omitted). */
+/** The exact A2A message of docs/behaviour/a2a.md#the-message, as wire JSON (null values already omitted). */
 export interface A2aOutgoingMessage {
   readonly messageId: string;
   readonly role: 'ROLE_USER';
@@ -38,10 +38,10 @@ export interface A2aGateway {
   getTask(taskId: string, historyLength?: number, signal?: AbortSignal): Promise<A2aFrame>;
   /** `SubscribeToTask`; the first frame is the current task snapshot. */
   subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame>;
-  /** Non-streaming `SendMessage` (sideband permission answers, reference §5.6); resolves with `{task}` or `{message}`. */
+  /** Non-streaming `SendMessage` (sideband permission answers, docs/behaviour/interrupts.md#forwarding-answers); resolves with `{task}` or `{message}`. */
   sendMessage(message: A2aOutgoingMessage): Promise<A2aFrame>;
   /**
-   * `POST <a2a>/iac-code/session/ensure-restored` before a resume (reference §3.1, §5.4 step 2): true when
+   * `POST <a2a>/iac-code/session/ensure-restored` before a resume (docs/behaviour/a2a.md#transport, docs/behaviour/interrupts.md#resume-preparation step 2): true when
    * the session is current or was restored, false when the kernel cannot restore it (404). A backup still
    * syncing rejects with AguiError SESSION_BACKUP_NOT_READY.
    */
@@ -49,7 +49,7 @@ export interface A2aGateway {
     request: { cwd: string; sessionId: string; taskId: string },
     signal?: AbortSignal,
   ): Promise<boolean>;
-  /** `GET <a2a>/iac-code/pipeline/state` (reference §4.6); undefined when the task has no Pipeline (404). */
+  /** `GET <a2a>/iac-code/pipeline/state` (docs/behaviour/events.md#pipeline-recovery); undefined when the task has no Pipeline (404). */
   getPipelineState(
     taskId: string,
     afterSequence: number,

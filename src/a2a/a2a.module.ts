@@ -22,7 +22,7 @@ import { A2A_UPSTREAM, CUSTOM_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream }
     {
       provide: RUNNING_UPSTREAM,
       inject: [APP_CONFIG, { token: GATEWAY_PARTS, optional: true }],
-      // A host's own A2A gateway talks to its own upstream: nothing is started for it (issue #10).
+      // A host's own A2A gateway talks to its own upstream: nothing is started for it .
       useFactory: (config: AppConfig, parts: GatewayParts | undefined) =>
         parts?.a2aGateway ? CUSTOM_UPSTREAM : startUpstream(config),
     },
@@ -65,7 +65,7 @@ import { A2A_UPSTREAM, CUSTOM_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream }
 export class A2aModule implements OnApplicationShutdown {
   constructor(@Inject(RUNNING_UPSTREAM) private readonly upstream: RunningUpstream) {}
 
-  /** STYLE §2.2: the managed child and the demo server close in onApplicationShutdown. */
+  /** CONTRIBUTING.md: the managed child and the demo server close in onApplicationShutdown. */
   async onApplicationShutdown(): Promise<void> {
     await this.upstream.stop();
   }

@@ -14,7 +14,7 @@ export const NO_UPSTREAM_MESSAGE =
   'or set IAC_CODE_AGUI_UPSTREAM=demo for the embedded demo agent.';
 
 /**
- * DESIGN "Environment" IAC_CODE_AGUI_UPSTREAM: `demo` → embedded demo agent; `auto` → the configured URL
+ * docs/architecture.md#decisions IAC_CODE_AGUI_UPSTREAM: `demo` → embedded demo agent; `auto` → the configured URL
  * (loopback already enforced by loadConfig unless allowRemote), else a managed child when the executable
  * was found, else refuse to start naming the three options. Pure: the PATH lookup happens before.
  */

@@ -5,8 +5,8 @@ import { type AgentCardResolver, DefaultAgentCardResolver } from '@a2a-js/sdk/cl
  * Fetches the kernel's agent card (with the bearer, `A2A-Version: 1.0`, bounded by `timeoutMs`) and pins
  * its JSON-RPC interface to the configured kernel URL.
  *
- * Why pin: the original posts every call to the configured A2A URL (reference §3.1) and the kernel serves
- * JSON-RPC on `POST /` of that URL (iac-code-kernel-wire.md). The URL a kernel writes into its own card
+ * Why pin: the original posts every call to the configured A2A URL (docs/behaviour/a2a.md#transport) and the kernel serves
+ * JSON-RPC on `POST /` of that URL (docs/behaviour/a2a.md#the-kernels-own-behaviour). The URL a kernel writes into its own card
  * reflects how it was bound (`0.0.0.0`, a pod address), which is not always how the gateway reaches it.
  */
 export class PinnedAgentCardResolver implements AgentCardResolver {

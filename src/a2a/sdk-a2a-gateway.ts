@@ -41,15 +41,15 @@ const UNOBSERVED: Pick<A2aCallObserver, 'call' | 'stream'> = {
   stream: (_method, open) => open({}),
 };
 
-/** reference §3.1: GetTask asks for the last 100 history entries unless told otherwise. */
+/** docs/behaviour/a2a.md#transport: GetTask asks for the last 100 history entries unless told otherwise. */
 export const DEFAULT_HISTORY_LENGTH = 100;
 const DEFAULT_CARD_TIMEOUT_MS = 5000;
 const DEFAULT_IDLE_MS = 120_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-/** reference §3.1: the adapter only accepts text output modes. */
+/** docs/behaviour/a2a.md#transport: the adapter only accepts text output modes. */
 const ACCEPTED_OUTPUT_MODES = ['text/plain'];
 
-/** The A2A 1.0 JSON-RPC client of the gateway, over `@a2a-js/sdk/client` (a2a-js-sdk.md §2). */
+/** The A2A 1.0 JSON-RPC client of the gateway, over `@a2a-js/sdk/client` (docs/behaviour/a2a.md#sdk-notes). */
 export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   private readonly logger = new Logger(SdkA2aGateway.name);
   private readonly baseUrl: string;
@@ -101,8 +101,8 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
 
   /**
    * Bounded because an SDK server can block CancelTask until the executor publishes a terminal event
-   * (a2a-js-sdk.md §3.5). Every failure becomes A2A_UNAVAILABLE, which the cancel route renders as 502
-   * (DESIGN "Error codes").
+   * (docs/behaviour/a2a.md#sdk-notes). Every failure becomes A2A_UNAVAILABLE, which the cancel route renders as 502
+   * (docs/architecture.md#decisions).
    */
   async cancelTask(taskId: string): Promise<void> {
     const signal = AbortSignal.timeout(this.options.cancelTimeoutMs);
@@ -198,7 +198,7 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
 
 /**
  * SDK stream items as wire JSON. The SDK cancels the response body when this generator is returned or
- * the signal aborts (a2a-js-sdk.md §2.3, PR #580), so an abandoned run does not hold the connection.
+ * the signal aborts (docs/behaviour/a2a.md#sdk-notes), so an abandoned run does not hold the connection.
  * Frames already buffered when the signal aborts are not handed out: an aborted run must see no more.
  */
 async function* toFrames(items: AsyncIterable<StreamResponse>, signal: AbortSignal): AsyncIterable<A2aFrame> {
@@ -219,7 +219,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
- * The kernel's retryable "backup still syncing" answer (iac-code-kernel-wire.md "Extension routes"), as an
+ * The kernel's retryable "backup still syncing" answer (docs/behaviour/a2a.md#the-kernels-own-behaviour), as an
  * ensure-restored body `{error: {code, retryable}}` or as JSON-RPC error data `{code, retryable}`.
  */
 export function isSessionBackupNotReady(value: unknown): boolean {

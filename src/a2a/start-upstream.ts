@@ -9,8 +9,8 @@ import type { RunningUpstream } from './upstream';
 const logger = new Logger('A2aUpstream');
 
 /**
- * Starts what IAC_CODE_AGUI_UPSTREAM asks for (DESIGN "Environment"): nothing for an external URL, the
- * managed `iac-code a2a` child (reference §3.3), or the embedded demo kernel in this process.
+ * Starts what IAC_CODE_AGUI_UPSTREAM asks for (docs/architecture.md#decisions): nothing for an external URL, the
+ * managed `iac-code a2a` child (docs/behaviour/a2a.md#managed-child), or the embedded demo kernel in this process.
  */
 export async function startUpstream(config: AppConfig): Promise<RunningUpstream> {
   const needsExecutable = config.upstream.mode === 'auto' && !config.upstream.a2aUrl;

@@ -28,7 +28,7 @@ export interface UpstreamDeadlines {
  * `callTimeoutMs` through their AbortSignal, joined with the caller's (a CancelTask keeps its shorter bound).
  *
  * The bearer goes on every request, the agent card included, because the kernel guards every route
- * when it runs with a token (iac-code-kernel-wire.md "Auth"). So does `A2A-Version: 1.0`: the SDK sets it
+ * when it runs with a token (docs/behaviour/a2a.md#the-kernels-own-behaviour). So does `A2A-Version: 1.0`: the SDK sets it
  * on its own calls, and the iac-code extension routes get it here, as the published adapter sends it on
  * every call.
  */

@@ -1,6 +1,6 @@
 /**
- * Which A2A kernel the gateway talks to, for /health and logs (DESIGN "Environment",
- * IAC_CODE_AGUI_UPSTREAM). `url` always ends with `/` (reference §3.1: the A2A URL is normalised).
+ * Which A2A kernel the gateway talks to, for /health and logs (docs/architecture.md#decisions,
+ * IAC_CODE_AGUI_UPSTREAM). `url` always ends with `/` (docs/behaviour/a2a.md#transport: the A2A URL is normalised).
  */
 export const A2A_UPSTREAM = Symbol('A2A_UPSTREAM');
 
@@ -20,7 +20,7 @@ export interface RunningUpstream {
   stop(): Promise<void>;
 }
 
-/** Reference §3.1: every call goes to the A2A URL normalised to end with `/`. */
+/** docs/behaviour/a2a.md#transport: every call goes to the A2A URL normalised to end with `/`. */
 export function withTrailingSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }

@@ -13,7 +13,7 @@ import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-auth
   providers: [
     BearerTokenVerifier,
     {
-      // A host's authenticator (AguiGatewayModule options) or the bearer/JWT default (issue #10).
+      // A host's authenticator (AguiGatewayModule options) or the bearer/JWT default .
       provide: REQUEST_AUTHENTICATOR,
       inject: [{ token: GATEWAY_PARTS, optional: true }, ModuleRef, BearerTokenVerifier],
       useFactory: (

@@ -6,7 +6,7 @@ import type {
   RequestAuthenticator,
 } from './request-authenticator';
 
-/** The default authenticator: the static bearer token and/or JWT mode of reference §1.5 (BearerTokenVerifier). */
+/** The default authenticator: the static bearer token and/or JWT mode of docs/behaviour/http.md#authentication (BearerTokenVerifier). */
 @Injectable()
 export class BearerRequestAuthenticator implements RequestAuthenticator {
   constructor(private readonly verifier: BearerTokenVerifier) {}

@@ -1,5 +1,5 @@
 /**
- * The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, reference §1.5), or
+ * The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, docs/behaviour/http.md#authentication), or
  * undefined when the header is missing, of another scheme, or has an empty token.
  */
 export function bearerTokenOf(header: string | undefined): string | undefined {

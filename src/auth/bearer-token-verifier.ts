@@ -7,7 +7,7 @@ import { constantTimeEqual } from './constant-time-equal';
 
 /**
  * Decides whether a bearer token may use the AG-UI routes, for HTTP and the WebSocket handshake alike.
- * Two modes, either or both: the static IAC_CODE_AGUI_AUTH_TOKEN (constant-time compare, reference §1.5),
+ * Two modes, either or both: the static IAC_CODE_AGUI_AUTH_TOKEN (constant-time compare, docs/behaviour/http.md#authentication),
  * and JWT mode (IAC_CODE_AGUI_JWT_JWKS_URL, with issuer and audience checked when configured), so the
  * container can check AgentCore-issued OAuth tokens itself. No mode configured = auth off.
  */

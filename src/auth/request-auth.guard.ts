@@ -6,9 +6,9 @@ import { bearerTokenOf } from './bearer-token-of';
 import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticator';
 
 /**
- * Authentication of reference §1.5 through whatever REQUEST_AUTHENTICATOR is (bearer/JWT by default, a
+ * Authentication of docs/behaviour/http.md#authentication through whatever REQUEST_AUTHENTICATOR is (bearer/JWT by default, a
  * host's own check when replaced), bound with @UseGuards on the gateway's own controllers only, never app-wide,
- * so a host application's routes are untouched (issue #10). Guards run before the route reads
+ * so a host application's routes are untouched . Guards run before the route reads
  * its body, so a refused request is never buffered. The challenge header is set here; the face's filter
  * keeps it.
  */

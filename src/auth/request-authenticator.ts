@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * Injection token of request authentication (issue #10, STYLE §2.3): the guard on the gateway's own
+ * Injection token of request authentication (CONTRIBUTING.md): the guard on the gateway's own
  * controllers and the `/ws` handshake ask it, never a concrete class. Default: BearerRequestAuthenticator.
  */
 export const REQUEST_AUTHENTICATOR = Symbol('REQUEST_AUTHENTICATOR');
 
-/** What an authenticator sees: asked before the body is read (reference §1.5), so there is no body. */
+/** What an authenticator sees: asked before the body is read (docs/behaviour/http.md#authentication), so there is no body. */
 export interface AuthenticationRequest {
   readonly transport: 'http' | 'websocket';
   readonly method: string;
@@ -15,7 +15,7 @@ export interface AuthenticationRequest {
   readonly headers: IncomingHttpHeaders;
   /**
    * The bearer token the request carries: `Authorization: Bearer …`, or on a WebSocket handshake the
-   * AgentCore subprotocol pair (agui-1.0-and-agentcore.md §5.1). Undefined when there is none.
+   * AgentCore subprotocol pair (docs/behaviour/agentcore.md). Undefined when there is none.
    */
   readonly bearerToken?: string;
   /** The peer address of the connection (mTLS or network-based identity checks). */

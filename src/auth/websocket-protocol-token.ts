@@ -1,7 +1,7 @@
 /**
  * Browsers cannot set headers on a WebSocket, so AgentCore takes the bearer token as a subprotocol pair:
  * `base64UrlBearerAuthorization.<base64url(token)>` plus the bare `base64UrlBearerAuthorization`, which the
- * server selects in its handshake answer (agui-1.0-and-agentcore.md §5.1 "WebSocket specifics"). The
+ * server selects in its handshake answer (docs/behaviour/agentcore.md). The
  * token-carrying entry is never selected: that would echo the secret back.
  */
 export const WEBSOCKET_AUTH_PROTOCOL = 'base64UrlBearerAuthorization';

@@ -9,7 +9,7 @@ export interface CancelRequest {
 }
 
 /**
- * Reference §1.4: threadId and rosInvocationId must be non-empty strings; extra keys are tolerated. The
+ * docs/behaviour/cancel.md#cancel-route: threadId and rosInvocationId must be non-empty strings; extra keys are tolerated. The
  * ids are capped like a run's (README "Limits") before any thread is looked up.
  */
 export function parseCancelRequest(executionId: string, body: unknown): CancelRequest {

@@ -9,7 +9,7 @@ import { assertJsonMediaType, readJsonBody } from '../runs/read-json-body';
 import { parseCancelRequest } from './cancel-request';
 import { CancelService } from './cancel.service';
 
-/** `POST /extensions/iac-code/v1/executions/:executionId/cancel` (reference §1.4). */
+/** `POST /extensions/iac-code/v1/executions/:executionId/cancel` (docs/behaviour/cancel.md#cancel-route). */
 @Controller('extensions/iac-code/v1/executions')
 @UseGuards(RequestAuthGuard)
 @UseFilters(JsonEnvelopeFilter)

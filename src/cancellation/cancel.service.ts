@@ -11,7 +11,7 @@ import type { CancelRequest } from './cancel-request';
 export type CancelOutcome = 'cancelled' | 'already_terminal';
 
 /**
- * The cancel extension of reference §7.1, reading the thread from the store so it works after a restart.
+ * The cancel extension of docs/behaviour/cancel.md#cancel-route, reading the thread from the store so it works after a restart.
  * Better than the original: an upstream failure is 502 A2A_UNAVAILABLE and unreadable state 503 (never a
  * bare 500), and an active run of the execution ends with RUN_ERROR CANCELLED at once.
  */
@@ -39,7 +39,7 @@ export class CancelService {
       }
       if (execution.rosInvocationId !== request.rosInvocationId) throw notFound();
       // Upstream first: if A2A cannot cancel, nothing changes here and the caller may retry.
-      // An upstream cancel in flight keeps an AgentCore session HealthyBusy (issue #6 item 2).
+      // An upstream cancel in flight keeps an AgentCore session HealthyBusy (item 2).
       const { taskId } = execution;
       if (taskId) await this.activity.track(() => this.cancelUnlessForgotten(request.threadId, taskId));
       await this.registry.commit(withExecutionTerminal(state));

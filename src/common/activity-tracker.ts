@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from './clock';
 
-/** AgentCore's ping body (agui-1.0-and-agentcore.md §5.1). */
+/** AgentCore's ping body (docs/behaviour/agentcore.md). */
 export interface PingStatus {
   readonly status: 'Healthy' | 'HealthyBusy';
   /** Unix seconds of the last status change, not of the ping: a moving value would defeat the idle timeout. */
@@ -10,7 +10,7 @@ export interface PingStatus {
 
 /**
  * Counts the work that must keep an AgentCore session alive: open runs (SSE or WebSocket) and upstream
- * cancels in flight. The platform reads it through `GET /ping` (§5.5 item 1); `time_of_last_update`
+ * cancels in flight. The platform reads it through `GET /ping` (docs/behaviour/agentcore.md#ping); `time_of_last_update`
  * moves only when the status flips between idle and busy, so two idle pings answer the same value.
  */
 @Injectable()

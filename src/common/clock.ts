@@ -1,4 +1,4 @@
-/** Time and ids come from here so tests can pin them (STYLE §2.3: nothing reads Date.now() directly). */
+/** Time and ids come from here so tests can pin them (CONTRIBUTING.md: nothing reads Date.now() directly). */
 import { randomUUID } from 'node:crypto';
 
 export const CLOCK = Symbol('CLOCK');

@@ -14,7 +14,7 @@ import { ServiceLifecycle } from './service-lifecycle';
   imports: [I18nModule],
   providers: [
     {
-      // A host's clock (AguiGatewayModule options, issue #10) or the system clock.
+      // A host's clock (AguiGatewayModule options) or the system clock.
       provide: CLOCK,
       inject: [{ token: GATEWAY_PARTS, optional: true }, ModuleRef],
       useFactory: (parts: GatewayParts | undefined, moduleRef: ModuleRef): Clock | Promise<Clock> =>

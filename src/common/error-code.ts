@@ -1,5 +1,5 @@
 /**
- * The one error-code enum of the service (DESIGN "Error codes"). The same code is used on every face;
+ * The one error-code enum of the service (docs/architecture.md#decisions). The same code is used on every face;
  * only the rendering differs (JSON envelope, SSE RUN_ERROR frame, WebSocket frame).
  */
 export enum ErrorCode {

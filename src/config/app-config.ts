@@ -66,11 +66,11 @@ export interface AppConfig {
     readonly keyPrefix: string;
     readonly tls: boolean;
   };
-  /** Request body caps (reference §1.2 and §1.4). */
+  /** Request body caps (docs/behaviour/http.md#request-checks and docs/behaviour/cancel.md#cancel-route). */
   readonly maxRequestBytes: number;
   readonly maxCancelBytes: number;
   /** Language of messages when a request names none (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). */
   readonly processLanguage: string;
-  /** The environment a managed `iac-code a2a` child inherits (reference §3.3). */
+  /** The environment a managed `iac-code a2a` child inherits (docs/behaviour/a2a.md#managed-child). */
   readonly childEnvironment: Readonly<Record<string, string>>;
 }

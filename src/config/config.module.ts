@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG } from './app-config';
 import { loadProcessConfig } from './process-config';
 
-/** Provides APP_CONFIG; the only @Global() module (STYLE §2.2). Tests override APP_CONFIG with loadConfig(env). */
+/** Provides APP_CONFIG; the only @Global() module (CONTRIBUTING.md). Tests override APP_CONFIG with loadConfig(env). */
 @Global()
 @Module({
   providers: [{ provide: APP_CONFIG, useFactory: loadProcessConfig }],

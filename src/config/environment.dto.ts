@@ -14,7 +14,7 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 
 /**
- * Every environment variable the service reads, declared once with its validation (DESIGN "Environment").
+ * Every environment variable the service reads, declared once with its validation (docs/architecture.md#decisions).
  * Property names are the variable names, so a validation error names the variable a user must fix.
  */
 export class EnvironmentDto {

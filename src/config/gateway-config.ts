@@ -4,10 +4,10 @@ import type { AppConfig } from './app-config';
 import { loadConfig } from './load-config';
 import { mergeConfig, type AppConfigOverrides } from './merge-config';
 
-/** Where the settings of `AguiGatewayModule.forRoot` come from (issue #10; README "Extending"). */
+/** Where the settings of `AguiGatewayModule.forRoot` come from (README "Extending"). */
 export interface GatewaySettings {
   /**
-   * The variables of DESIGN "Environment" (same names, same validation, same defaults). `'process'`
+   * The variables of docs/architecture.md#decisions (same names, same validation, same defaults). `'process'`
    * (the default) reads `process.env`, as the standalone service does; an object is read instead of
    * `process.env`, so `{}` means "defaults only" and no environment variable is consulted.
    */

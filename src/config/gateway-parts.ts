@@ -6,7 +6,7 @@ import type { RunEventHook } from '../runs/run-event-hook';
 import type { ThreadStore } from '../threads/thread-store';
 
 /**
- * The replacement parts a host supplies to `AguiGatewayModule.forRoot` (issue #10, STYLE §2.3). Each is
+ * The replacement parts a host supplies to `AguiGatewayModule.forRoot` (CONTRIBUTING.md). Each is
  * described, not registered: the module that owns the token builds it in its own factory (see
  * resolveGatewayPart), so a replaced default is never constructed (no demo kernel, no Redis connection).
  */

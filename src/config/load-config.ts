@@ -41,7 +41,7 @@ function processLanguage(env: Record<string, string | undefined>): string {
 
 /**
  * Validates the environment and builds the typed configuration. Pure: no I/O, no process.env; a bad
- * value throws a ConfigError that names the variable (DESIGN "Environment": validated at boot).
+ * value throws a ConfigError that names the variable (docs/architecture.md#decisions: validated at boot).
  */
 export function loadConfig(env: Record<string, string | undefined>, host: HostFacts): AppConfig {
   // Unknown variables are ignored by validateSync; only the declared ones are checked and converted.

@@ -8,7 +8,7 @@ const NOW = 1_700_000_000_000;
 const RUN = { threadId: 'thread-1', runId: 'run-1' };
 const MSG = 'task-1-message'; // the kernel's message id for every text delta of a task
 
-// Kernel-shaped frames (reference iac-code-kernel-wire.md): StreamResponse objects with A2A 1.0 enums.
+// Kernel-shaped frames (reference docs/behaviour/a2a.md#the-kernels-own-behaviour): StreamResponse objects with A2A 1.0 enums.
 type IacCode = Record<string, unknown>;
 const task = (state: string, extra: Record<string, unknown> = {}): A2aFrame => ({
   task: { id: 'task-1', contextId: 'ctx-1', status: { state: `TASK_STATE_${state}` }, ...extra },
@@ -311,7 +311,7 @@ const otherCases: MapperCase[] = [
     ],
   },
   {
-    name: 'one frame maps in the order thinking, tool, usage, artifact, text (reference §4.2)',
+    name: 'one frame maps in the order thinking, tool, usage, artifact, text (docs/behaviour/events.md#mapping-order)',
     frames: [
       {
         statusUpdate: {

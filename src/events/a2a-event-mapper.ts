@@ -18,16 +18,16 @@ import { unwrapFrame, type UnwrappedFrame } from './unwrap-frame';
 export type { RunIdentity } from './run-identity';
 
 export interface MapOptions {
-  /** Map the agent's status text (default true). Off for GetTask snapshots before a resume (reference §5.4 step 3). */
+  /** Map the agent's status text (default true). Off for GetTask snapshots before a resume (docs/behaviour/interrupts.md#resume-preparation step 3). */
   readonly includeStatusText?: boolean;
   /**
    * Map Pipeline envelopes (default true). Off for GetTask snapshots on resume: their Pipeline suffix is
-   * stale, and authoritative recovery replaces it (reference §4.2 step 1, T-EV 25). Nothing is recorded then.
+   * stale, and authoritative recovery replaces it (docs/behaviour/events.md#mapping-order step 1). Nothing is recorded then.
    */
   readonly includePipeline?: boolean;
 }
 
-/** What the thread persisted for the run that continues it (reference §6.2 binding fields). */
+/** What the thread persisted for the run that continues it (docs/behaviour/state.md#the-document binding fields). */
 export interface MapperSeed {
   /** Durable open Pipeline step keys (`pipelineOpenSteps`). */
   readonly pipelineOpenSteps?: readonly string[];
@@ -39,10 +39,10 @@ export interface MapperSeed {
   readonly pipelineRunId?: string;
 }
 
-/** One projection of a frame into AG-UI events; the mapper runs them in the order of reference §4.2. */
+/** One projection of a frame into AG-UI events; the mapper runs them in the order of docs/behaviour/events.md#mapping-order. */
 type FrameStep = (frame: UnwrappedFrame, ctx: MapContext, options: MapOptions) => BaseEvent[];
 
-// Reference §4.2, in order: Pipeline envelopes, thinking, tool, usage, artifact, status text.
+// docs/behaviour/events.md#mapping-order, in order: Pipeline envelopes, thinking, tool, usage, artifact, status text.
 const FRAME_STEPS: readonly FrameStep[] = [
   (frame, ctx, options) => (options.includePipeline === false ? [] : mapPipelineFrame(frame.iacCode, ctx)),
   (frame, ctx) => mapReasoning(frame.iacCode?.thinking, ctx),
@@ -72,7 +72,7 @@ export class A2aEventMapper {
   ) {
     const textSnapshots = new TextSnapshots(seed.textSnapshotDigests);
     this.textSnapshots = textSnapshots;
-    // A message that closes is finalised for replay stripping (reference §4.3).
+    // A message that closes is finalised for replay stripping (docs/behaviour/events.md#text-and-reasoning).
     this.spans = new SpanTracker((messageId) => textSnapshots.finalise(messageId));
     this.seededSequence = seed.pipelineSequence ?? 0;
     this.state = {
@@ -93,26 +93,26 @@ export class A2aEventMapper {
     return this.state.hasEmittedText;
   }
 
-  /** Durable open Pipeline step keys, sorted: persist as `pipelineOpenSteps` (reference §4.5, §6.2). */
+  /** Durable open Pipeline step keys, sorted: persist as `pipelineOpenSteps` (docs/behaviour/events.md#pipeline-envelopes, docs/behaviour/state.md#the-document). */
   get durableOpenSteps(): string[] {
     return this.state.pipeline.steps.durableKeys;
   }
 
-  /** Delivered-text digests, sorted: persist as `textSnapshotDigests` (reference §4.3). */
+  /** Delivered-text digests, sorted: persist as `textSnapshotDigests` (docs/behaviour/events.md#text-and-reasoning). */
   get textSnapshotDigests(): string[] {
     return this.textSnapshots.sortedDigests;
   }
 
   /**
    * `max(seeded pipelineSequence, this run's cursor)`: persist as `pipelineSequence` and pass as
-   * `afterSequence` to recovery (reference §4.6 "When recovery is called"). The run's own cursor, which
-   * filters live envelopes, starts at 0 (reference §4.5).
+   * `afterSequence` to recovery (docs/behaviour/events.md#pipeline-recovery "When recovery is called"). The run's own cursor, which
+   * filters live envelopes, starts at 0 (docs/behaviour/events.md#pipeline-envelopes).
    */
   get pipelineCursor(): number {
     return Math.max(this.seededSequence, this.state.pipeline.deduper.sequenceCursor);
   }
 
-  /** `pipeline-<threadId>` until a recovery snapshot (or the seed) names the Pipeline run. */
+  /** `pipeline-<threadId>` until a recovery snapshot (or the stored state) names the Pipeline run. */
   get pipelineRunId(): string {
     return this.state.pipeline.pipelineRunId;
   }
@@ -138,38 +138,38 @@ export class A2aEventMapper {
     return events;
   }
 
-  /** STEP_STARTED for each durable open step, sorted by key: call right after RUN_STARTED (reference §4.8 step 2). */
+  /** STEP_STARTED for each durable open step, sorted by key: call right after RUN_STARTED (docs/behaviour/events.md#run-lifecycle step 2). */
   reopenDurableSteps(now: number): BaseEvent[] {
     return this.state.pipeline.steps.reopen(now);
   }
 
-  /** Maps the `/iac-code/pipeline/state` JSON of a resume (reference §4.6). */
+  /** Maps the `/iac-code/pipeline/state` JSON of a resume (docs/behaviour/events.md#pipeline-recovery). */
   mapPipelineRecovery(state: unknown, now: number): BaseEvent[] {
     return mapPipelineRecovery(state, this.context(now));
   }
 
   /**
-   * The TOOL_CALL_RESULT of a question tool whose answer A2A accepted (reference §4.4 "Resolved question
+   * The TOOL_CALL_RESULT of a question tool whose answer A2A accepted (docs/behaviour/events.md#tools "Resolved question
    * tools"): once per tool id, like any tool result, so a later `completed` from A2A is not repeated.
    */
   resolveTool(toolCallId: string, content: string, now: number): BaseEvent[] {
     return mapTool({ status: 'completed', toolUseId: toolCallId, result: content }, this.context(now));
   }
 
-  /** Digests all text of this run so far; call before committing an interrupt (reference §4.3). */
+  /** Digests all text of this run so far; call before committing an interrupt (docs/behaviour/events.md#text-and-reasoning). */
   finaliseTextSnapshots(): void {
     this.textSnapshots.finaliseAll();
   }
 
   /**
-   * Ends every open span in the order of reference §4.8; call before RUN_FINISHED or an interrupt. The
+   * Ends every open span in the order of docs/behaviour/events.md#run-lifecycle; call before RUN_FINISHED or an interrupt. The
    * durable open-step set is kept: a later run reopens those steps.
    */
   closeAll(now: number): BaseEvent[] {
     return this.spans.closeAll(now);
   }
 
-  /** The run's usage grouped by provider/model, or undefined when the upstream reported none (§4.7). */
+  /** The run's usage grouped by provider/model, or undefined when the upstream reported none (docs/behaviour/events.md#usage). */
   usage(): TokenUsage[] | undefined {
     return aggregateUsage(this.state.usageRecords);
   }
@@ -179,7 +179,7 @@ export class A2aEventMapper {
   }
 }
 
-/** Usage produces no event: it is only recorded, for the terminal event (reference §4.2 step 4). */
+/** Usage produces no event: it is only recorded, for the terminal event (docs/behaviour/events.md#mapping-order step 4). */
 function recordUsage(usage: unknown, ctx: MapContext): BaseEvent[] {
   const record = parseUsageRecord(usage);
   if (record) ctx.state.usageRecords.push(record);

@@ -1,8 +1,8 @@
 /**
  * JSON with sorted keys, no spaces and non-ASCII kept, i.e. Python's
- * `json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True)` — reference §4.4. Tool
+ * `json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True)` — docs/behaviour/events.md#tools. Tool
  * arguments and results are compared byte for byte by clients of the original, and the required-input
- * dedupe key (§4.1) uses the same canonical form.
+ * dedupe key (docs/behaviour/events.md#unwrapping-frames) uses the same canonical form.
  */
 export function compactJson(value: unknown): string {
   // JSON.stringify(undefined) is undefined; the original serialises a missing value as null.

@@ -3,7 +3,7 @@ import { isWireObject, type WireObject } from './wire-value';
 
 export const ARTIFACT_EVENT_NAME = 'iac-code.artifact.v1';
 
-/** `artifact` of an artifact update → CUSTOM `iac-code.artifact.v1` `{schemaVersion: 1, ...artifact}` (reference §4.2). */
+/** `artifact` of an artifact update → CUSTOM `iac-code.artifact.v1` `{schemaVersion: 1, ...artifact}` (docs/behaviour/events.md#mapping-order). */
 export function mapArtifact(body: WireObject, now: number): BaseEvent[] {
   if (!isWireObject(body.artifact)) return [];
   const event: CustomEvent = {

@@ -6,15 +6,15 @@ import type { TextSnapshots } from './text-snapshots';
 
 /** What one run's mapping remembers between frames, besides its open spans. */
 export interface RunMappingState {
-  /** Set once any TEXT_MESSAGE_CONTENT went out; drives the assistantFinal suppression (reference §4.3). */
+  /** Set once any TEXT_MESSAGE_CONTENT went out; drives the assistantFinal suppression (docs/behaviour/events.md#text-and-reasoning). */
   hasEmittedText: boolean;
-  /** Tool ids whose TOOL_CALL_RESULT went out: snapshot + live must not repeat it (reference §4.4). */
+  /** Tool ids whose TOOL_CALL_RESULT went out: snapshot + live must not repeat it (docs/behaviour/events.md#tools). */
   readonly toolResultIds: Set<string>;
-  /** Usage records in arrival order, aggregated at the end of the run (reference §4.7). */
+  /** Usage records in arrival order, aggregated at the end of the run (docs/behaviour/events.md#usage). */
   readonly usageRecords: TokenUsage[];
-  /** Delivered-text digests for cumulative-replay stripping across resumes (reference §4.3). */
+  /** Delivered-text digests for cumulative-replay stripping across resumes (docs/behaviour/events.md#text-and-reasoning). */
   readonly textSnapshots: TextSnapshots;
-  /** Pipeline envelope state (reference §4.5, §4.6). */
+  /** Pipeline envelope state (docs/behaviour/events.md#pipeline-envelopes, docs/behaviour/events.md#pipeline-recovery). */
   readonly pipeline: PipelineMappingState;
 }
 

@@ -4,7 +4,7 @@ import type { A2aFrame } from '../a2a/a2a-gateway';
 import { A2aEventMapper, type MapperSeed } from './a2a-event-mapper';
 import { runFinished, runStarted } from './run-events';
 
-// Pipeline recovery, reference §4.6 and T-EV (§9.3) items 22–24 and 29.
+// Pipeline recovery, docs/behaviour/events.md#pipeline-recovery.
 const NOW = 1_700_000_000_000;
 const RUN = { threadId: 'thread-1', runId: 'run-2' };
 
@@ -69,7 +69,7 @@ interface RecoveryCase {
 
 const cases: RecoveryCase[] = [
   {
-    name: '§9.3 #22 a duplicate event: one replacing snapshot, one STEP_FINISHED "candidate-b", no CUSTOM, cursor 8',
+    name: 'a duplicate event: one replacing snapshot, one STEP_FINISHED "candidate-b", no CUSTOM, cursor 8',
     seed: { pipelineOpenSteps: ['step:candidate-b'] },
     state: { snapshot: snapshot22, events: [completeB, completeB] },
     // The step is durable but was not reopened in this run: a zero-length pair keeps the stream balanced.
@@ -79,7 +79,7 @@ const cases: RecoveryCase[] = [
     durable: [],
   },
   {
-    name: '§9.3 #22 after reopenDurableSteps the recovered completion finishes the reopened step',
+    name: 'after reopenDurableSteps the recovered completion finishes the reopened step',
     seed: { pipelineOpenSteps: ['step:candidate-b'] },
     reopen: true,
     state: { snapshot: snapshot22, events: [completeB, completeB] },
@@ -89,7 +89,7 @@ const cases: RecoveryCase[] = [
     durable: [],
   },
   {
-    name: '§9.3 #23 recovered text and tool map to standard events with the result, no CUSTOM',
+    name: 'recovered text and tool map to standard events with the result, no CUSTOM',
     state: {
       snapshot: snapshot23,
       events: [
@@ -144,7 +144,7 @@ const cases: RecoveryCase[] = [
     pipelineRunId: 'pipeline-1',
   },
   {
-    name: '§9.3 #24 recovered thinking maps to reasoning content, no thinking CUSTOM',
+    name: 'recovered thinking maps to reasoning content, no thinking CUSTOM',
     state: {
       snapshot: snapshot24,
       events: [
@@ -170,7 +170,7 @@ const cases: RecoveryCase[] = [
     pipelineRunId: 'pipeline-1',
   },
   {
-    name: '§9.3 #29 an unseen id below the live cursor is accepted; an id-less one is not; cursor 12',
+    name: 'an unseen id below the live cursor is accepted; an id-less one is not; cursor 12',
     seed: { pipelineOpenSteps: ['step:candidate-a'] },
     reopen: true,
     before: [pipe({ eventId: 'live-10', eventType: 'pipeline_progress', sequence: 10 })],

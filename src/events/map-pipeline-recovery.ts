@@ -5,7 +5,7 @@ import { PIPELINE_EVENT_NAME } from './pipeline-event-types';
 import { isWireObject, nonEmptyString, wireInteger } from './wire-value';
 
 /**
- * The `/iac-code/pipeline/state` answer → AG-UI (reference §4.6): one replacing ACTIVITY_SNAPSHOT of the
+ * The `/iac-code/pipeline/state` answer → AG-UI (docs/behaviour/events.md#pipeline-recovery): one replacing ACTIVITY_SNAPSHOT of the
  * whole Pipeline state, then the missed envelopes mapped like live ones under the recovery dedupe rule, then
  * the cursor raised to the snapshot's `lastSequence`. No snapshot object → no events, nothing changes.
  */

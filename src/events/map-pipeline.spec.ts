@@ -5,7 +5,7 @@ import { A2aEventMapper, type MapOptions, type MapperSeed } from './a2a-event-ma
 import { runFinished, runStarted } from './run-events';
 import { unwrapFrame } from './unwrap-frame';
 
-// Live Pipeline projection, reference §4.5 and T-EV (§9.3) items 3–6, 10–19 and 25.
+// Live Pipeline projection, docs/behaviour/events.md#pipeline-envelopes.
 const NOW = 1_700_000_000_000;
 const RUN = { threadId: 'thread-1', runId: 'run-1' };
 const PIPE = 'pipeline-message:pipeline-thread-1';
@@ -64,7 +64,7 @@ const custom = (value: Envelope) => at({ type: EventType.CUSTOM, name: 'iac-code
 interface PipelineCase {
   name: string;
   seed?: MapperSeed;
-  /** Call reopenDurableSteps first, as the run path does after RUN_STARTED (reference §4.8 step 2). */
+  /** Call reopenDurableSteps first, as the run path does after RUN_STARTED (docs/behaviour/events.md#run-lifecycle step 2). */
   reopen?: BaseEvent[];
   frames: A2aFrame[];
   options?: MapOptions;
@@ -111,7 +111,7 @@ const candidateZeroComplete = {
 
 const cases: PipelineCase[] = [
   {
-    name: '§9.3 #3 a usage envelope is only recorded: no event, no CUSTOM',
+    name: 'a usage envelope is only recorded: no event, no CUSTOM',
     frames: [
       pipe({
         eventId: 'usage-1',
@@ -128,7 +128,7 @@ const cases: PipelineCase[] = [
     expected: [],
   },
   {
-    name: '§9.3 #4 standard and internal types map to tool and step events, never to CUSTOM',
+    name: 'standard and internal types map to tool and step events, never to CUSTOM',
     frames: numbered([
       { eventType: 'message_started', data: { messageId: 'message-1' } },
       { eventType: 'context_usage', data: { currentTokens: 10 } },
@@ -149,12 +149,12 @@ const cases: PipelineCase[] = [
     cursor: 8,
   },
   {
-    name: '§9.3 #5 allow-listed types become CUSTOM iac-code.pipeline.v1 in order, envelope unchanged',
+    name: 'allow-listed types become CUSTOM iac-code.pipeline.v1 in order, envelope unchanged',
     frames: customEnvelopes.map(pipe),
     expected: customEnvelopes.map(custom),
   },
   {
-    name: '§9.3 #10 nested steps: started a, b; finished b, a; no ACTIVITY_SNAPSHOT in live mapping',
+    name: 'nested steps: started a, b; finished b, a; no ACTIVITY_SNAPSHOT in live mapping',
     frames: [
       pipe({ eventId: 'step-a-start', eventType: 'step_started', step: { id: 'step-a' } }),
       pipe({ eventId: 'step-b-start', eventType: 'step_started', step: { id: 'step-b' } }),
@@ -165,7 +165,7 @@ const cases: PipelineCase[] = [
     durable: [],
   },
   {
-    name: '§9.3 #11 closeAll finishes candidate:… before step:… and keeps the durable set',
+    name: 'closeAll finishes candidate:… before step:… and keeps the durable set',
     frames: [
       batch(
         { eventId: 'parent-start', eventType: 'step_started', step: { id: 'evaluate_candidates' } },
@@ -182,7 +182,7 @@ const cases: PipelineCase[] = [
     durable: [candidateZeroStep, 'step:evaluate_candidates'],
   },
   {
-    name: '§9.3 #12 a resumed run reopens durable steps, finishes one live, closeAll the other',
+    name: 'a resumed run reopens durable steps, finishes one live, closeAll the other',
     seed: { pipelineOpenSteps: ['step:evaluate_candidates', candidateZeroStep] },
     reopen: [stepStarted(candidateZeroStep), stepStarted('evaluate_candidates')],
     frames: [pipe(candidateZeroComplete)],
@@ -191,7 +191,7 @@ const cases: PipelineCase[] = [
     durable: ['step:evaluate_candidates'],
   },
   {
-    name: '§9.3 #13 parallel candidates running the same step get distinct step names',
+    name: 'parallel candidates running the same step get distinct step names',
     frames: ['candidate-0', 'candidate-1'].map((candidate) =>
       pipe({
         eventId: `${candidate}-start`,
@@ -204,7 +204,7 @@ const cases: PipelineCase[] = [
     closing: [stepFinished(candidateZeroStep), stepFinished('candidate:candidate-1:template_generating')],
   },
   {
-    name: '§9.3 #14 interleaved candidate text keeps one message span per candidate, no CUSTOM',
+    name: 'interleaved candidate text keeps one message span per candidate, no CUSTOM',
     frames: ['candidate-a', 'candidate-b', 'candidate-a', 'candidate-b'].map((candidate, i) =>
       pipe({
         eventId: `text-${i + 1}`,
@@ -226,13 +226,13 @@ const cases: PipelineCase[] = [
     closing: [textEnd(`${PIPE}:candidate_step:candidate-a`), textEnd(`${PIPE}:candidate_step:candidate-b`)],
   },
   {
-    name: '§9.3 #15 candidate text ids put the candidate run identity before the shared step id',
+    name: 'candidate text ids put the candidate run identity before the shared step id',
     frames: [pipe(candidateText('candidate-a', 1, 'A')), pipe(candidateText('candidate-b', 2, 'B'))],
     expected: [textStart(msgA), text('A', msgA), textStart(msgB), text('B', msgB)],
     closing: [textEnd(msgA), textEnd(msgB)],
   },
   {
-    name: '§9.3 #16 thinking per candidate → separate reasoning ids, no CUSTOM',
+    name: 'thinking per candidate → separate reasoning ids, no CUSTOM',
     frames: ['candidate-a', 'candidate-b'].map((candidate, i) =>
       pipe({
         ...candidateText(candidate, i + 1, ''),
@@ -250,7 +250,7 @@ const cases: PipelineCase[] = [
     closing: [...reasoningClose(`reasoning-${msgA}`), ...reasoningClose(`reasoning-${msgB}`)],
   },
   {
-    name: '§9.3 #17 input_received reopens a step closed for an interactive selection',
+    name: 'input_received reopens a step closed for an interactive selection',
     frames: [
       pipe({ eventId: 'start', eventType: 'step_started', step: { id: 'confirm_and_select' } }),
       pipe({ eventId: 'pause', eventType: 'step_completed', step: { id: 'confirm_and_select' } }),
@@ -266,7 +266,7 @@ const cases: PipelineCase[] = [
     durable: [],
   },
   {
-    name: '§9.3 #18 500 unknown pipeline_progress envelopes map to nothing',
+    name: '500 unknown pipeline_progress envelopes map to nothing',
     frames: Array.from({ length: 500 }, (_, sequence) =>
       pipe({ eventId: `progress-${sequence}`, eventType: 'pipeline_progress', sequence }),
     ),
@@ -274,7 +274,7 @@ const cases: PipelineCase[] = [
     cursor: 499,
   },
   {
-    name: '§9.3 #19 a repeated batch eventId is mapped once (a zero-length pair for an unreopened durable step)',
+    name: 'a repeated batch eventId is mapped once (a zero-length pair for an unreopened durable step)',
     seed: { pipelineOpenSteps: ['step:candidate-a'] },
     frames: Array.from({ length: 2 }, () =>
       batch({
@@ -287,7 +287,7 @@ const cases: PipelineCase[] = [
     durable: [],
   },
   {
-    name: '§9.3 #19 the same, after reopening: one plain STEP_FINISHED',
+    name: 'the same, after reopening: one plain STEP_FINISHED',
     seed: { pipelineOpenSteps: ['step:candidate-a'] },
     reopen: [stepStarted('candidate-a')],
     frames: Array.from({ length: 2 }, () =>
@@ -301,7 +301,7 @@ const cases: PipelineCase[] = [
     durable: [],
   },
   {
-    name: '§9.3 #25 includePipeline: false maps no envelope and leaves cursor and durable set unchanged',
+    name: 'includePipeline: false maps no envelope and leaves cursor and durable set unchanged',
     seed: { pipelineOpenSteps: ['step:confirm_and_select'] },
     frames: [
       pipe({
@@ -411,7 +411,7 @@ const dedupeCases: PipelineCase[] = [
     expected: [toolResult('t1', '{"code":1}')],
   },
   {
-    name: 'Pipeline envelopes map before the rest of the frame (reference §4.2), text before a tool is its parent',
+    name: 'Pipeline envelopes map before the rest of the frame (docs/behaviour/events.md#mapping-order), text before a tool is its parent',
     frames: [
       frameOf({
         thinking: { type: 'raw_thinking', text: 'R' },
@@ -464,7 +464,7 @@ describe('Pipeline projection (live)', () => {
     },
   );
 
-  it('§9.3 #3 records Pipeline usage into the run usage', () => {
+  it('records Pipeline usage into the run usage', () => {
     const mapper = new A2aEventMapper(RUN, () => 'id');
     mapper.map(
       pipe({
@@ -493,7 +493,7 @@ describe('Pipeline projection (live)', () => {
     ]);
   });
 
-  it('§9.3 #6 the session id is read from pipelineBatch envelopes', () => {
+  it('the session id is read from pipelineBatch envelopes', () => {
     const frame = batch({ eventType: 'step_started', iacCodeSessionId: 'session-1' });
     expect(unwrapFrame(frame).sessionId).toBe('session-1');
     expect(new A2aEventMapper(RUN, () => 'id').map(frame, NOW)).toEqual([]);

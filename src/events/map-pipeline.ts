@@ -14,8 +14,8 @@ import {
 import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
 
 /**
- * Step 1 of the per-frame order (reference §4.2): every envelope of `iac_code.pipelineBatch.events[]`, then
- * `iac_code.pipeline`, each through the live dedupe rule, then projected (reference §4.5).
+ * Step 1 of the per-frame order (docs/behaviour/events.md#mapping-order): every envelope of `iac_code.pipelineBatch.events[]`, then
+ * `iac_code.pipeline`, each through the live dedupe rule, then projected (docs/behaviour/events.md#pipeline-envelopes).
  */
 export function mapPipelineFrame(iacCode: WireObject | undefined, ctx: MapContext): BaseEvent[] {
   if (iacCode === undefined) return [];
@@ -38,7 +38,7 @@ export function mapPipelineFrame(iacCode: WireObject | undefined, ctx: MapContex
 /**
  * One accepted envelope → AG-UI, in the original's order: its standard projection (text, reasoning, tool,
  * usage), its step lifecycle, then CUSTOM when its type is allow-listed. Live and recovered envelopes map
- * the same way (reference §4.6 step 2).
+ * the same way (docs/behaviour/events.md#pipeline-recovery step 2).
  */
 export function projectPipelineEnvelope(envelope: WireObject, ctx: MapContext): BaseEvent[] {
   const eventType = typeof envelope.eventType === 'string' ? envelope.eventType : '';
@@ -57,7 +57,7 @@ export function projectPipelineEnvelope(envelope: WireObject, ctx: MapContext): 
   return events;
 }
 
-/** The signals with standard AG-UI events of their own; `data` must be an object (reference §4.5). */
+/** The signals with standard AG-UI events of their own; `data` must be an object (docs/behaviour/events.md#pipeline-envelopes). */
 function mapStandardSignal(envelope: WireObject, eventType: string, ctx: MapContext): BaseEvent[] {
   const data = envelope.data;
   if (!isWireObject(data)) return [];

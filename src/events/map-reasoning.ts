@@ -3,7 +3,7 @@ import type { MapContext } from './map-context';
 import { isWireObject } from './wire-value';
 
 /**
- * `iac_code.thinking` → REASONING_* (reference §4.3). Only `raw_thinking` with text counts; the kernel
+ * `iac_code.thinking` → REASONING_* (docs/behaviour/events.md#text-and-reasoning). Only `raw_thinking` with text counts; the kernel
  * sends it when run with `--thinking-exposure all`. The id follows the text it precedes:
  * `reasoning-<message id | current message id | runId>`; Pipeline thinking passes its own message id.
  */

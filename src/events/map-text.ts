@@ -3,11 +3,11 @@ import type { MapContext } from './map-context';
 import type { UnwrappedFrame } from './unwrap-frame';
 import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
 
-// Roles that count as the agent's voice; a missing role does too (reference §4.3).
+// Roles that count as the agent's voice; a missing role does too (docs/behaviour/events.md#text-and-reasoning).
 const AGENT_ROLES = new Set<unknown>(['ROLE_AGENT', 'agent', undefined]);
 
 /**
- * The agent's status text of one frame → TEXT_MESSAGE_* (reference §4.3). The kernel streams each delta as
+ * The agent's status text of one frame → TEXT_MESSAGE_* (docs/behaviour/events.md#text-and-reasoning). The kernel streams each delta as
  * a WORKING status message, then repeats the whole answer with `assistantFinal.complete: true`; that
  * repeat is dropped once text went out (kernel wire notes). When the frame has no status text and nothing
  * was emitted yet, a GetTask snapshot's trailing agent messages in `history` stand in.
@@ -26,7 +26,7 @@ export function mapStatusText(frame: UnwrappedFrame, ctx: MapContext): BaseEvent
 }
 
 /**
- * Cumulative-replay stripping (reference §4.3): the first time a message id is seen in the run, the prefix
+ * Cumulative-replay stripping (docs/behaviour/events.md#text-and-reasoning): the first time a message id is seen in the run, the prefix
  * already delivered before an interrupt (its digest is in `textSnapshotDigests`) is cut off. The message's
  * snapshot restarts from the whole replayed text, so the next digest covers everything the client has.
  */

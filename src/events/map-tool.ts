@@ -12,7 +12,7 @@ import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
 export const TOOL_PROGRESS_EVENT_NAME = 'iac-code.tool-progress.v1';
 
 /**
- * `iac_code.tool` → TOOL_CALL_* (reference §4.4). Statuses: `started` opens the call; `input_complete`
+ * `iac_code.tool` → TOOL_CALL_* (docs/behaviour/events.md#tools). Statuses: `started` opens the call; `input_complete`
  * opens it if needed, sends the whole input as one ARGS delta and ends it; `completed`/`failed` send one
  * TOOL_CALL_RESULT per tool id (a GetTask snapshot and the live stream can both report it); `progress`
  * becomes a CUSTOM event; `input_delta` and unknown statuses map to nothing.
@@ -21,7 +21,7 @@ export function mapTool(tool: unknown, ctx: MapContext): BaseEvent[] {
   if (!isWireObject(tool)) return [];
   const status = typeof tool.status === 'string' ? tool.status : '';
   const toolCallId = nonEmptyString(tool.toolUseId) ?? `tool-${ctx.newId()}`;
-  // A tool starting ends the text it follows, for replay purposes: digest it now (reference §4.3, §4.4).
+  // A tool starting ends the text it follows, for replay purposes: digest it now (docs/behaviour/events.md#text-and-reasoning, docs/behaviour/events.md#tools).
   if ((status === 'started' || status === 'input_complete') && ctx.spans.currentMessageId !== undefined) {
     ctx.state.textSnapshots.finalise(ctx.spans.currentMessageId);
   }

@@ -1,14 +1,14 @@
 import type { TokenUsage } from '@ag-ui/core';
 import { isWireObject, nonEmptyString } from './wire-value';
 
-// The counters the kernel reports and the original aggregates (reference §4.7).
+// The counters the kernel reports and the original aggregates (docs/behaviour/events.md#usage).
 const COUNTERS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens'] as const;
 type Counter = (typeof COUNTERS)[number];
 
 /**
  * One `iac_code.usage` object (or Pipeline `usage` envelope data) → a usage record. The kernel's numbers
  * pass through protobuf Struct, so `6497.0` is accepted as 6497; booleans, fractions, negatives and
- * non-numbers count as absent (T-EV `test_a2a_usage_accepts_integer_valued_protobuf_struct_numbers`).
+ * non-numbers count as absent.
  * Negatives are dropped because AG-UI TokenUsage counts must be ≥ 0.
  */
 export function parseUsageRecord(value: unknown): TokenUsage | undefined {

@@ -1,6 +1,6 @@
 import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
 
-/** Where a Pipeline envelope sits: `candidate`, then `candidateStep`, then `step` (reference §4.5). */
+/** Where a Pipeline envelope sits: `candidate`, then `candidateStep`, then `step` (docs/behaviour/events.md#pipeline-envelopes). */
 const COORDINATE_KEYS = ['candidate', 'candidateStep', 'step'] as const;
 
 const STEP_KEY_PREFIX = 'step:';
@@ -15,7 +15,7 @@ export interface PipelineStepRef {
  * The AG-UI message id of a Pipeline text/thinking stream:
  * `pipeline-message:<pipelineRunId>:<scope | "pipeline">[:<coords>]`, coords being the de-duplicated
  * `runId` (else `id`) of candidate, candidateStep and step. The candidate comes first because a candidate
- * step id (`template_generating`) is shared by every parallel candidate (T-EV
+ * step id (`template_generating`) is shared by every parallel candidate (
  * `test_parallel_candidate_text_uses_candidate_run_identity_before_shared_step_id`).
  */
 export function pipelineMessageId(envelope: WireObject, pipelineRunId: string): string {
@@ -37,7 +37,7 @@ export function pipelineMessageId(envelope: WireObject, pipelineRunId: string): 
  * The step an envelope is about, or undefined when it names none. Step id = `(candidateStep || step).id`;
  * key = `candidate:<candidate id|subPipelineId|runId>:<stepId>` when the candidate has an identity, else
  * `step:<stepId>`; stepName = the step id for `step:` keys and the whole key for candidate keys, so parallel
- * candidates running the same step get distinct AG-UI names (reference §4.5, T-EV 13).
+ * candidates running the same step get distinct AG-UI names (docs/behaviour/events.md#pipeline-envelopes).
  */
 export function pipelineStepOf(envelope: WireObject): PipelineStepRef | undefined {
   // Python's `candidateStep or step`: an empty candidateStep object falls through to `step`.
@@ -56,7 +56,7 @@ export function pipelineStepOf(envelope: WireObject): PipelineStepRef | undefine
   return { key, stepName: key };
 }
 
-/** The stepName of a durable key, for steps reopened in a later run (reference §4.8 step 2). */
+/** The stepName of a durable key, for steps reopened in a later run (docs/behaviour/events.md#run-lifecycle step 2). */
 export function stepNameOfKey(key: string): string {
   return key.startsWith(STEP_KEY_PREFIX) ? key.slice(STEP_KEY_PREFIX.length) : key;
 }

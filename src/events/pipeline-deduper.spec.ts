@@ -10,7 +10,7 @@ interface DedupeCase {
   recovered: boolean;
 }
 
-// Reference §4.5 (live) and §4.6 step 2 (recovery): the same envelope, judged by both rules.
+// docs/behaviour/events.md#pipeline-envelopes (live) and docs/behaviour/events.md#pipeline-recovery step 2 (recovery): the same envelope, judged by both rules.
 const cases: DedupeCase[] = [
   {
     name: 'a new id above the cursor',

@@ -1,11 +1,11 @@
 import { nonEmptyString, wireInteger, type WireObject } from './wire-value';
 
 /**
- * Drops Pipeline envelopes this run already mapped (reference §4.5 "Dedupe", §4.6 step 2). The kernel repeats
+ * Drops Pipeline envelopes this run already mapped (docs/behaviour/events.md#pipeline-envelopes "Dedupe", docs/behaviour/events.md#pipeline-recovery step 2). The kernel repeats
  * envelopes (a batch and its live twin, a GetTask snapshot and the stream, recovery and the stream), so the
  * run remembers every `eventId` it accepted — one Set entry per distinct id, living as long as the run — and
  * the highest `sequence` it accepted. The cursor starts at 0 for every run: the thread's persisted
- * `pipelineSequence` only parameterises recovery calls (reference §4.5), it never hides live events.
+ * `pipelineSequence` only parameterises recovery calls (docs/behaviour/events.md#pipeline-envelopes), it never hides live events.
  * One per run (`new`).
  */
 export class PipelineDeduper {
@@ -40,7 +40,7 @@ export class PipelineDeduper {
 
   /**
    * Recovery rule: a seen id is dropped, but an unseen id below the cursor is accepted — the authoritative
-   * state may fill a gap the live stream skipped (T-EV
+   * state may fill a gap the live stream skipped (
    * `test_authoritative_recovery_can_fill_unseen_event_below_live_cursor`). Only id-less envelopes fall back
    * to the sequence rule.
    */
@@ -55,7 +55,7 @@ export class PipelineDeduper {
     return this.accept(eventId, sequence);
   }
 
-  /** A recovery snapshot's `lastSequence` moves the cursor forward, never back (reference §4.6 step 3). */
+  /** A recovery snapshot's `lastSequence` moves the cursor forward, never back (docs/behaviour/events.md#pipeline-recovery step 3). */
   raiseCursor(sequence: number): void {
     if (sequence > this.cursor) this.cursor = sequence;
   }

@@ -1,7 +1,7 @@
 import { PIPELINE_CUSTOM_EVENT_TYPES } from './pipeline-event-types';
 
-// The seed's list ("iac-code.pipeline.v1" section of seeds/000_eb0cb6eecd536607.txt), by its groups.
-const SEED_TYPES = [
+// The documented list (the iac-code.pipeline.v1 contract of the original), by its groups.
+const DOCUMENTED_TYPES = [
   'pipeline_started pipeline_resumed pipeline_completed pipeline_error pipeline_warning backup_blocked',
   'candidate_started candidate_completed candidate_failed candidate_interrupted candidate_restart_requested',
   'candidate_selected candidate_detail_shown candidate_step_failed',
@@ -13,8 +13,8 @@ const SEED_TYPES = [
   'diagram_shown mcp_status tool_progress',
 ].flatMap((group) => group.split(' '));
 
-// The reference's list (§4.5, EV c0 `_AGUI_PIPELINE_CUSTOM_EVENT_TYPES`), alphabetical as there.
-const REFERENCE_TYPES =
+// The published adapter's own list (its `_AGUI_PIPELINE_CUSTOM_EVENT_TYPES`), alphabetical as there.
+const ADAPTER_TYPES =
   `backup_blocked, candidate_completed, candidate_detail_shown, candidate_failed, candidate_interrupted,
   candidate_restart_requested, candidate_selected, candidate_started, candidate_step_failed, cleanup_completed,
   cleanup_failed, cleanup_progress, cleanup_started, context_compacted, context_compaction_failed,
@@ -26,13 +26,13 @@ const REFERENCE_TYPES =
     .map((type) => type.trim());
 
 describe('PIPELINE_CUSTOM_EVENT_TYPES', () => {
-  it('is exactly the seed list (34 types)', () => {
-    expect(SEED_TYPES).toHaveLength(34);
-    expect([...PIPELINE_CUSTOM_EVENT_TYPES].sort()).toEqual([...SEED_TYPES].sort());
+  it('is exactly the documented list (34 types)', () => {
+    expect(DOCUMENTED_TYPES).toHaveLength(34);
+    expect([...PIPELINE_CUSTOM_EVENT_TYPES].sort()).toEqual([...DOCUMENTED_TYPES].sort());
   });
 
-  it('matches the reference list too: seed and reference do not differ', () => {
-    expect([...REFERENCE_TYPES].sort()).toEqual([...SEED_TYPES].sort());
+  it("matches the published adapter's list too: the two do not differ", () => {
+    expect([...ADAPTER_TYPES].sort()).toEqual([...DOCUMENTED_TYPES].sort());
   });
 
   it.each([

@@ -1,11 +1,11 @@
-/** CUSTOM name and ACTIVITY_SNAPSHOT activityType of the Pipeline projection (reference §4.5, §4.6). */
+/** CUSTOM name and ACTIVITY_SNAPSHOT activityType of the Pipeline projection (docs/behaviour/events.md#pipeline-envelopes, docs/behaviour/events.md#pipeline-recovery). */
 export const PIPELINE_EVENT_NAME = 'iac-code.pipeline.v1';
 
 /**
  * Pipeline event types forwarded as CUSTOM `iac-code.pipeline.v1` with the envelope unchanged; nothing else
- * becomes CUSTOM (reference §4.5). The list is the seed's ("iac-code.pipeline.v1" section, grouped as there).
- * Compared with the reference's list (EV c0 `_AGUI_PIPELINE_CUSTOM_EVENT_TYPES`): the same 34 types, no
- * difference — `pipeline-event-types.spec.ts` pins both. Standard signals (text_delta, thinking_delta,
+ * becomes CUSTOM (docs/behaviour/events.md#pipeline-envelopes). The list is the documented iac-code.pipeline.v1
+ * contract, grouped as there; the published adapter's own list (`_AGUI_PIPELINE_CUSTOM_EVENT_TYPES`) has the same
+ * 34 types — `pipeline-event-types.spec.ts` pins both. Standard signals (text_delta, thinking_delta,
  * tool_started, tool_result, usage, step lifecycle) have AG-UI events of their own and are never duplicated.
  */
 export const PIPELINE_CUSTOM_EVENT_TYPES: ReadonlySet<string> = new Set([
@@ -52,14 +52,14 @@ export const PIPELINE_CUSTOM_EVENT_TYPES: ReadonlySet<string> = new Set([
   'tool_progress',
 ]);
 
-/** Types that open a step; `input_received` reopens one closed while waiting for a selection (T-EV 17). */
+/** Types that open a step; `input_received` reopens one closed while waiting for a selection. */
 export const PIPELINE_STEP_START_TYPES: ReadonlySet<string> = new Set([
   'step_started',
   'candidate_step_started',
   'input_received',
 ]);
 
-/** Types that finish a step. `step_failed` and `candidate_step_failed` are also CUSTOM (reference §4.5). */
+/** Types that finish a step. `step_failed` and `candidate_step_failed` are also CUSTOM (docs/behaviour/events.md#pipeline-envelopes). */
 export const PIPELINE_STEP_FINISH_TYPES: ReadonlySet<string> = new Set([
   'step_completed',
   'step_failed',

@@ -3,7 +3,7 @@ import { stepNameOfKey, type PipelineStepRef } from './pipeline-coordinates';
 import type { SpanTracker } from './span-tracker';
 
 /**
- * Pipeline steps have two lifecycles (reference §4.5 "Step lifecycle", §4.8): the durable open-step set is
+ * Pipeline steps have two lifecycles (docs/behaviour/events.md#pipeline-envelopes "Step lifecycle", docs/behaviour/events.md#run-lifecycle): the durable open-step set is
  * the Pipeline's own state, persisted with the thread as `pipelineOpenSteps` and surviving interrupts; an
  * AG-UI STEP span belongs to one RUN_STARTED/RUN_FINISHED pair and must close before the run ends. The
  * durable set lives here; the run's STEP spans live in the `SpanTracker`, so `closeAll` finishes them
@@ -51,7 +51,7 @@ export class PipelineSteps {
     return [started, finished];
   }
 
-  /** STEP_STARTED for every durable step not open in this run, sorted by key (reference §4.8 step 2). */
+  /** STEP_STARTED for every durable step not open in this run, sorted by key (docs/behaviour/events.md#run-lifecycle step 2). */
   reopen(now: number): BaseEvent[] {
     const events: BaseEvent[] = [];
     for (const key of this.durableKeys) events.push(...this.spans.openStep(key, stepNameOfKey(key), now));

@@ -5,7 +5,7 @@ import { A2aEventMapper } from './a2a-event-mapper';
 import { PIPELINE_CUSTOM_EVENT_TYPES } from './pipeline-event-types';
 import { runFinished, runStarted } from './run-events';
 
-// Issue #5 "Done when": 10,000 Pipeline envelopes (duplicates, unknown types, parallel candidates) through
+// "Done when": 10,000 Pipeline envelopes (duplicates, unknown types, parallel candidates) through
 // one run: balanced, nothing emitted twice, and one dedupe entry per distinct event id.
 const NOW = 1_700_000_000_000;
 const RUN = { threadId: 'thread-1', runId: 'run-1' };

@@ -12,7 +12,7 @@ import { ifDefined } from './wire-value';
 
 export const SESSION_EVENT_NAME = 'iac-code.session.v1';
 
-/** The adapter ↔ A2A binding announced once per run (reference §4.9). `schemaVersion` is always 1. */
+/** The adapter ↔ A2A binding announced once per run (docs/behaviour/events.md#session-event). `schemaVersion` is always 1. */
 export interface SessionEventValue {
   readonly schemaVersion?: 1;
   readonly threadId: string;
@@ -24,7 +24,7 @@ export interface SessionEventValue {
   readonly sessionId: string | null;
 }
 
-/** RUN_STARTED without `input` (reference §4.7); `parentRunId` only when the request had one. */
+/** RUN_STARTED without `input` (docs/behaviour/events.md#usage); `parentRunId` only when the request had one. */
 export function runStarted(run: RunIdentity, parentRunId: string | undefined, now: number): RunStartedEvent {
   return {
     type: EventType.RUN_STARTED,
@@ -37,7 +37,7 @@ export function runStarted(run: RunIdentity, parentRunId: string | undefined, no
 
 /**
  * RUN_FINISHED: `{type: "success"}` by default, or ending at human input with every pending interrupt (at
- * least one, reference §5.1).
+ * least one, docs/behaviour/interrupts.md#from-input-required-to-interrupts).
  */
 export function runFinished(
   run: RunIdentity,
@@ -55,7 +55,7 @@ export function runFinished(
   };
 }
 
-/** RUN_FINISHED ending at human input (reference §5.1). */
+/** RUN_FINISHED ending at human input (docs/behaviour/interrupts.md#from-input-required-to-interrupts). */
 export function runFinishedWithInterrupts(
   run: RunIdentity,
   interrupts: Interrupt[],
@@ -67,7 +67,7 @@ export function runFinishedWithInterrupts(
 
 /**
  * Exactly `{type, code, message, timestamp}` plus `usage` when known. No threadId/runId: AG-UI 1.0's
- * RUN_ERROR defines none, although the original sent them (reference §4.7, DESIGN "Error codes").
+ * RUN_ERROR defines none, although the original sent them (docs/behaviour/events.md#usage, docs/architecture.md#decisions).
  */
 export function runError(
   code: string,

@@ -15,7 +15,7 @@ const STOP_STATES = new Set([
 ]);
 
 /**
- * Whether the run stops reading the A2A stream after a frame in this (normalised) state (reference §4.8
+ * Whether the run stops reading the A2A stream after a frame in this (normalised) state (docs/behaviour/events.md#run-lifecycle
  * step 4). `input-required` stops too: with inputs the run interrupts, without them the turn is over.
  */
 export function isStopState(state: string | undefined): boolean {
@@ -23,7 +23,7 @@ export function isStopState(state: string | undefined): boolean {
 }
 
 /**
- * The terminal event after the stream, from the last non-empty state (reference §4.8 step 5): a completed
+ * The terminal event after the stream, from the last non-empty state (docs/behaviour/events.md#run-lifecycle step 5): a completed
  * task or an input-required turn without structured input is a success; anything else — failed, rejected,
  * auth-required, a stream that ended while working, no state at all — is an execution failure.
  */

@@ -9,7 +9,7 @@ const summary = (events: BaseEvent[]) =>
   events.map((event) => `${event.type}:${String(event.messageId ?? event.toolCallId ?? event.stepName)}`);
 
 describe('SpanTracker', () => {
-  it('closes everything in the reference §4.8 order, steps sorted by key, and only once', async () => {
+  it('closes everything in the docs/behaviour/events.md#run-lifecycle order, steps sorted by key, and only once', async () => {
     const spans = new SpanTracker();
     const opened = [
       ...spans.openStep('step:evaluate_candidates', 'evaluate_candidates', NOW),

@@ -17,17 +17,17 @@ import { ifDefined } from './wire-value';
 /**
  * The AG-UI spans one run has open: text messages, reasoning spans, tool calls and steps. It emits the
  * START/END events itself so a span is never opened twice or left open: `verifyEvents` rejects both, and
- * RUN_FINISHED is rejected while anything is open (agui reference §2.4 rules 6–9, 12). One per run (`new`).
+ * RUN_FINISHED is rejected while anything is open (agui docs/behaviour/run-input.md#tools rules 6–9, 12). One per run (`new`).
  */
 export class SpanTracker {
   private readonly openMessages = new Set<string>();
   private readonly openReasoningIds = new Set<string>();
   private readonly openTools = new Set<string>();
-  /** Step key → AG-UI stepName, for steps opened in this run (reference §4.5 step lifecycle). */
+  /** Step key → AG-UI stepName, for steps opened in this run (docs/behaviour/events.md#pipeline-envelopes step lifecycle). */
   private readonly runSteps = new Map<string, string>();
   private current: string | undefined;
 
-  /** `onTextClose` hears every message that ends, before its END event (the replay digest, reference §4.3). */
+  /** `onTextClose` hears every message that ends, before its END event (the replay digest, docs/behaviour/events.md#text-and-reasoning). */
   constructor(private readonly onTextClose?: (messageId: string) => void) {}
 
   /** The text message new text continues and new tool calls hang under (`parentMessageId`). */
@@ -49,7 +49,7 @@ export class SpanTracker {
 
   /**
    * Makes `messageId` the current text message, opening it if needed. A new message closes the previous
-   * current one unless the caller streams parallel messages (Pipeline candidates, reference §4.5).
+   * current one unless the caller streams parallel messages (Pipeline candidates, docs/behaviour/events.md#pipeline-envelopes).
    */
   openText(messageId: string, now: number, allowParallel = false): BaseEvent[] {
     const events: BaseEvent[] = [];
@@ -77,7 +77,7 @@ export class SpanTracker {
     return [end];
   }
 
-  /** Opens the reasoning span and its reasoning message together, once per id (reference §4.3). */
+  /** Opens the reasoning span and its reasoning message together, once per id (docs/behaviour/events.md#text-and-reasoning). */
   openReasoning(reasoningId: string, now: number): BaseEvent[] {
     if (this.openReasoningIds.has(reasoningId)) return [];
     this.openReasoningIds.add(reasoningId);
@@ -99,7 +99,7 @@ export class SpanTracker {
     return this.openReasoningIds.has(reasoningId);
   }
 
-  /** Closes every open reasoning span, sorted by id: text starting ends the thinking (reference §4.3). */
+  /** Closes every open reasoning span, sorted by id: text starting ends the thinking (docs/behaviour/events.md#text-and-reasoning). */
   closeReasoning(now: number): BaseEvent[] {
     const events = [...this.openReasoningIds].sort().flatMap((messageId) => {
       const message: ReasoningMessageEndEvent = {
@@ -114,7 +114,7 @@ export class SpanTracker {
     return events;
   }
 
-  /** TOOL_CALL_START under the current text message; nothing if the call is already open (reference §4.4). */
+  /** TOOL_CALL_START under the current text message; nothing if the call is already open (docs/behaviour/events.md#tools). */
   openTool(toolCallId: string, toolCallName: string, now: number): BaseEvent[] {
     if (this.openTools.has(toolCallId)) return [];
     this.openTools.add(toolCallId);
@@ -151,7 +151,7 @@ export class SpanTracker {
 
   /**
    * Closes everything, in the original's order: reasoning (sorted by id), tool calls (sorted), text
-   * messages (sorted), then steps sorted by key so `candidate:…` precedes `step:…` (reference §4.8).
+   * messages (sorted), then steps sorted by key so `candidate:…` precedes `step:…` (docs/behaviour/events.md#run-lifecycle).
    * A second call returns nothing.
    */
   closeAll(now: number): BaseEvent[] {

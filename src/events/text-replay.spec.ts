@@ -5,7 +5,7 @@ import { A2aEventMapper } from './a2a-event-mapper';
 import { runFinished, runStarted } from './run-events';
 import { textDigest } from './text-snapshots';
 
-// Cumulative-replay stripping across resumes: reference §4.3, T-EV (§9.3) items 27–28, T-APP (§9.1) 4.
+// Cumulative-replay stripping across resumes: docs/behaviour/events.md#text-and-reasoningT-APP 4.
 const NOW = 1_700_000_000_000;
 const run = (runId: string) => ({ threadId: 'thread-1', runId });
 
@@ -39,7 +39,7 @@ async function mapRun(mapper: A2aEventMapper, runId: string, frames: A2aFrame[])
 }
 
 describe('cumulative text replay across resumes', () => {
-  it('§9.3 #27 cumulative text across three runs emits only the new suffixes "second", "third"', async () => {
+  it('cumulative text across three runs emits only the new suffixes "second", "third"', async () => {
     const first = new A2aEventMapper(run('run-1'), () => 'id');
     expect(deltas(await mapRun(first, 'run-1', [statusText('first')]))).toEqual(['first']);
     first.finaliseTextSnapshots();
@@ -62,7 +62,7 @@ describe('cumulative text replay across resumes', () => {
     expect(deltas(await mapRun(third, 'run-3', [statusText('firstsecondthird')]))).toEqual(['third']);
   });
 
-  it('§9.3 #28 an exact replay with assistantFinal emits nothing, a later suffix goes out, unrelated text whole', async () => {
+  it('an exact replay with assistantFinal emits nothing, a later suffix goes out, unrelated text whole', async () => {
     const prior = new A2aEventMapper(run('run-1'), () => 'id');
     prior.map(statusText('before interrupt'), NOW);
     prior.finaliseTextSnapshots();
@@ -93,7 +93,7 @@ describe('cumulative text replay across resumes', () => {
     ]);
   });
 
-  it('T-APP 4: "before interruptafter resume" replayed after a restart → only "after resume"', async () => {
+  it('"before interruptafter resume" replayed after a restart → only "after resume"', async () => {
     const resumed = new A2aEventMapper(run('run-2'), () => 'id', {
       textSnapshotDigests: [textDigest('before interrupt')],
     });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Cumulative-replay stripping across resumes (reference §4.3). A resumed kernel can replay, in one status
+ * Cumulative-replay stripping across resumes (docs/behaviour/events.md#text-and-reasoning). A resumed kernel can replay, in one status
  * message, all the text it produced before an interrupt plus the new suffix. The thread persists only
  * SHA-256 digests (hex, over UTF-8) of text already delivered — `textSnapshotDigests`, never the text — and
  * the first time a message id is seen in a run only the part past the longest delivered prefix goes out.

@@ -74,7 +74,7 @@ describe('unwrapFrame', () => {
     expect(unwrapped.state).toBe(state);
   });
 
-  it('prefers task over statusUpdate when both are present (reference §4.1 order)', () => {
+  it('prefers task over statusUpdate when both are present (docs/behaviour/events.md#unwrapping-frames order)', () => {
     const unwrapped = unwrapFrame({ result: { statusUpdate, task: { id: 'task-9', status: {} } } });
     expect(unwrapped).toMatchObject({ kind: 'task', taskId: 'task-9' });
   });

@@ -4,7 +4,7 @@ import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
 
 export type FrameKind = 'task' | 'statusUpdate' | 'artifactUpdate' | 'message' | 'unknown';
 
-/** What the mapper and the run loop read from one A2A frame (reference §4.1). */
+/** What the mapper and the run loop read from one A2A frame (docs/behaviour/events.md#unwrapping-frames). */
 export interface UnwrappedFrame {
   readonly kind: FrameKind;
   /** The task / status update / artifact update / message object itself. */
@@ -18,11 +18,11 @@ export interface UnwrappedFrame {
   readonly sessionId?: string;
   /** `iac_code.input` then `pendingPermissions[]`, only `required === true`, deduped by `inputId`. */
   readonly requiredInputs: WireObject[];
-  /** Input ids that are concurrent Pipeline waits (sideband permissions), for the interrupt logic (§4.1, §5). */
+  /** Input ids that are concurrent Pipeline waits (sideband permissions), for the interrupt logic (docs/behaviour/events.md#unwrapping-frames, docs/behaviour/interrupts.md). */
   readonly sidebandInputIds: string[];
 }
 
-// The order matters: the original takes the first key found in this order (reference §4.1).
+// The order matters: the original takes the first key found in this order (docs/behaviour/events.md#unwrapping-frames).
 const NESTED_KINDS = ['task', 'statusUpdate', 'artifactUpdate', 'message'] as const;
 
 // A2A 0.3 bodies name their kind; a tolerant reader accepts them (`kind: "status-update"`).
@@ -35,7 +35,7 @@ const LEGACY_KINDS: Record<string, FrameKind> = {
 
 /**
  * Unwraps one A2A stream item. Accepts the StreamResponse object the gateway yields, a whole JSON-RPC
- * envelope (`{result: …}`), and a bare task (GetTask/CancelTask answers) — reference §4.1.
+ * envelope (`{result: …}`), and a bare task (GetTask/CancelTask answers) — docs/behaviour/events.md#unwrapping-frames.
  */
 export function unwrapFrame(frame: A2aFrame): UnwrappedFrame {
   const container = isWireObject(frame.result) ? frame.result : frame;
@@ -129,7 +129,7 @@ function requiredInputsOf(iacCode: WireObject): WireObject[] {
   const inputs: WireObject[] = [];
   for (const candidate of candidates) {
     if (!isWireObject(candidate) || candidate.required !== true) continue;
-    // A task snapshot can carry the same permission in `input` and in `pendingPermissions` (T-EV 20).
+    // A task snapshot can carry the same permission in `input` and in `pendingPermissions`.
     const key = nonEmptyString(candidate.inputId) ?? compactJson(candidate);
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,6 +1,6 @@
 /**
  * Narrowing for A2A wire JSON. Frames arrive as untyped JSON, so every read goes through these two guards
- * instead of casts (reference §4.1: non-objects and empty strings count as absent).
+ * instead of casts (docs/behaviour/events.md#unwrapping-frames: non-objects and empty strings count as absent).
  */
 export type WireObject = Record<string, unknown>;
 
@@ -15,7 +15,7 @@ export function nonEmptyString(value: unknown): string | undefined {
 
 /**
  * `{ [key]: value }` when the value is defined, `{}` otherwise. Spread it into an event so an absent
- * optional field has no key at all (DESIGN "Events": no null or undefined optional fields).
+ * optional field has no key at all (docs/architecture.md#decisions: no null or undefined optional fields).
  */
 export function ifDefined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });

@@ -19,9 +19,9 @@ import {
 } from './agui-gateway.module-definition';
 
 /**
- * The whole gateway as one importable module (issue #10): `AguiGatewayModule.forRoot(options)` or
+ * The whole gateway as one importable module : `AguiGatewayModule.forRoot(options)` or
  * `forRootAsync({ useFactory, inject, imports })`. It is global only to share APP_CONFIG and the part
- * descriptions with its own feature modules (STYLE §2.2: the one global); guards, pipes and filters are
+ * descriptions with its own feature modules (CONTRIBUTING.md: the one global); guards, pipes and filters are
  * bound on its own controllers, never as APP_* providers, so the host's routes are untouched.
  */
 @Global()

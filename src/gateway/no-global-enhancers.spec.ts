@@ -12,7 +12,7 @@ function sourceFiles(directory: string): string[] {
 }
 
 /**
- * Issue #10 "No global side effects": a host importing AguiGatewayModule keeps its routes as they were, so
+ * "No global side effects": a host importing AguiGatewayModule keeps its routes as they were, so
  * the gateway registers no app-wide guard, filter, pipe or interceptor, in providers or on the app.
  */
 describe('no global enhancers', () => {

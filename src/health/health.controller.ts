@@ -23,7 +23,7 @@ export class HealthController {
     private readonly activity: ActivityTracker,
   ) {}
 
-  /** reference §1.1, plus which upstream is in use (its kind only: the URL may carry a private port). */
+  /** docs/behaviour/http.md#routes, plus which upstream is in use (its kind only: the URL may carry a private port). */
   @Get('health')
   liveness() {
     return {
@@ -47,7 +47,7 @@ export class HealthController {
   }
 
   /**
-   * AgentCore's health route (agui-1.0-and-agentcore.md §5.1): HealthyBusy while a run or an upstream
+   * AgentCore's health route (docs/behaviour/agentcore.md): HealthyBusy while a run or an upstream
    * cancel is in flight keeps the session alive; the timestamp is the last status change, never "now".
    */
   @Get('ping')

@@ -12,7 +12,7 @@ const TRANSLATED = SUPPORTED_LANGUAGES.filter((language) => language !== 'en');
  */
 const IDENTICAL_TO_ENGLISH: ReadonlyArray<readonly [Language, MessageKey]> = [];
 
-/** Identifiers that stay as they are in every language (issue #8) when the English text has them. */
+/** Identifiers that stay as they are in every language  when the English text has them. */
 const KEPT_VERBATIM = [
   'A2A',
   'AG-UI',
@@ -73,7 +73,7 @@ describe('message catalogue', () => {
     }
   });
 
-  it('renders in the requested language and keeps the original English strings (reference §11)', () => {
+  it('renders in the requested language and keeps the original English strings (docs/behaviour/http.md#languages)', () => {
     const catalogue = new MessageCatalogue();
     expect(catalogue.render('unauthorized')).toBe('A valid bearer token is required.');
     expect(catalogue.render('a2aExecutionFailed', 'en')).toBe('The A2A execution failed.');

@@ -12,7 +12,7 @@ export type Language = 'en' | 'zh' | 'es' | 'fr' | 'de' | 'ja' | 'pt';
 
 /**
  * Every language has every key: each translation is a `Record<MessageKey, string>`, so a key added to the
- * English source does not compile until all six translations have it (reference §1.6, issue #8).
+ * English source does not compile until all six translations have it (docs/behaviour/http.md#languages).
  */
 export const CATALOGUES: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = {
   en: EN,

@@ -28,8 +28,8 @@ describe('negotiateLanguage', () => {
   });
 });
 
-/** reference §9.1 items 28–30: the language of HTTP errors, of RUN_ERROR and of the A2A metadata. */
-describe('request language of reference §9.1 items 28–30', () => {
+/** the language of HTTP errors, of RUN_ERROR and of the A2A metadata. */
+describe('request language of ', () => {
   const catalogue = new MessageCatalogue();
 
   it.each([

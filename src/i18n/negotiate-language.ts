@@ -2,7 +2,7 @@ import type { Language } from './message-catalogue';
 
 export const SUPPORTED_LANGUAGES: readonly Language[] = ['en', 'zh', 'es', 'fr', 'de', 'ja', 'pt'];
 
-/** `zh-CN`, ` ZH_cn ` → `zh`; unsupported → undefined (reference §1.6 `normalize_agui_language`). */
+/** `zh-CN`, ` ZH_cn ` → `zh`; unsupported → undefined (docs/behaviour/http.md#languages `normalize_agui_language`). */
 export function normalizeLanguage(value: unknown): Language | undefined {
   if (typeof value !== 'string') return undefined;
   const tag = value.trim().toLowerCase().replace(/_/g, '-').split('-')[0];
@@ -10,7 +10,7 @@ export function normalizeLanguage(value: unknown): Language | undefined {
 }
 
 /**
- * Accept-Language negotiation of reference §1.6: highest q wins, ties go to the earliest, q=0 (and
+ * Accept-Language negotiation of docs/behaviour/http.md#languages: highest q wins, ties go to the earliest, q=0 (and
  * unparsable or out-of-range q) excluded, `*` means the process default. Pure.
  */
 export function negotiateLanguage(acceptLanguage: string | undefined, processDefault: string): Language {

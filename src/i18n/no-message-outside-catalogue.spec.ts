@@ -4,7 +4,7 @@ import * as ts from 'typescript';
 import { EN } from './catalogue/en';
 
 /**
- * "No message is built outside the catalogue" (issue #8, DESIGN "Decisions"): every user-facing text
+ * "No message is built outside the catalogue" (docs/architecture.md#decisions): every user-facing text
  * reaches a client as a catalogue key rendered in the request's language. The check reads the source
  * with the TypeScript parser and looks at the places where a client-visible message is made:
  *
@@ -19,7 +19,7 @@ import { EN } from './catalogue/en';
  * - a response write (`.json/.send/.end/.write`) holds no sentence literal.
  *
  * Skipped: the catalogue itself, specs, and src/a2a/embedded (the demo agent's own output, which is
- * upstream text the gateway passes through untranslated, reference §1.6).
+ * upstream text the gateway passes through untranslated, docs/behaviour/http.md#languages).
  */
 
 type Rule =

@@ -4,7 +4,7 @@ import type { PythonJsonValue } from '../threads/python-json-value';
 import { answerDigestOf } from './resume-digests';
 
 /**
- * interruptId → applied digest for one execution (reference §5.7: answers are keyed by
+ * interruptId → applied digest for one execution (docs/behaviour/interrupts.md#replay: answers are keyed by
  * `(executionId, interruptId)`). A later record wins, as in the original's dict.
  */
 export function appliedDigestsFor(

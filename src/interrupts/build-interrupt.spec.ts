@@ -15,7 +15,7 @@ const FALLBACKS: Record<string, Record<string, string>> = {
 };
 const fallbackMessage: FallbackMessage = (key, language) => FALLBACKS[language ?? 'en'][key];
 
-/** The A2A permission input of the original's tests (reference §9 intro, §5.1 worked example). */
+/** The A2A permission input of the original's tests. */
 const PERMISSION_FROM_A2A = {
   kind: 'permission',
   requestTaskId: 'task-1',
@@ -35,7 +35,7 @@ const PERMISSION_FROM_A2A = {
     { id: 'deny', label: 'Deny' },
   ],
   required: true,
-  // Not persisted (§6.3), so never announced either.
+  // Not persisted (docs/behaviour/state.md#never-stored), so never announced either.
   toolInput: { command: 'pwd' },
 };
 
@@ -92,7 +92,7 @@ const QUESTION: PersistedInput = {
 
 const interruptCases: { name: string; input: PersistedInput; expiresAt?: string; expected: Interrupt }[] = [
   {
-    name: 'the §5.1 worked example, with the Gen A expiresAt',
+    name: 'the docs/behaviour/interrupts.md#from-input-required-to-interrupts worked example, with the Gen A expiresAt',
     input: projectInput(PERMISSION_FROM_A2A),
     expiresAt: EXPIRES_AT,
     expected: WORKED_EXAMPLE,

@@ -5,12 +5,11 @@ import { isPythonTruthy, pythonStr } from './python-coercion';
 import { isPermission, responseSchemaFor } from './response-schemas';
 import { standardOptions, type StandardOption } from './standard-options';
 
-/** The catalogue keys an interrupt message falls back to (reference §1.6, §11). */
+/** The catalogue keys an interrupt message falls back to (docs/behaviour/http.md#languages, docs/behaviour/http.md#languages). */
 export type InterruptFallbackKey = 'permissionRequired' | 'inputRequired';
 
 /**
- * Renders a fallback message in the input's own `language` (T-EV 9: the value's language, not the
- * request's). Supplied by the caller so this file stays free of the i18n module.
+ * Renders a fallback message in the input's own `language`. Supplied by the caller so this file stays free of the i18n module.
  */
 export type FallbackMessage = (key: InterruptFallbackKey, language: string | undefined) => string;
 
@@ -21,9 +20,9 @@ export interface BuildInterruptOptions {
 }
 
 /**
- * The AG-UI `Interrupt` of one persisted input (reference §5.1, the original's `interrupt_from_a2a`).
+ * The AG-UI `Interrupt` of one persisted input (docs/behaviour/interrupts.md#from-input-required-to-interrupts, the original's `interrupt_from_a2a`).
  * Built only from the persisted projection, so an interrupt rebuilt after a restart equals the one first
- * announced. No field is null: absent optional fields have no key (DESIGN "Events").
+ * announced. No field is null: absent optional fields have no key (docs/architecture.md#decisions).
  */
 export function buildInterrupt(input: PersistedInput, options: BuildInterruptOptions): Interrupt {
   const choices = standardOptions(input.options);
@@ -53,7 +52,7 @@ export function interruptOfEntry(entry: PendingInterruptEntry, fallbackMessage: 
 
 /**
  * Every pending interrupt, in insertion order: what `RUN_FINISHED {outcome: interrupt}` lists — all of
- * them, not only the ones this run discovered (reference §5.1 `_commit_interrupt`).
+ * them, not only the ones this run discovered (docs/behaviour/interrupts.md#from-input-required-to-interrupts `_commit_interrupt`).
  */
 export function interruptsOfPending(
   pending: Readonly<Record<string, PendingInterruptEntry>>,
@@ -67,7 +66,7 @@ function firstTruthyText(values: unknown[]): string | undefined {
   return value === undefined ? undefined : pythonStr(value);
 }
 
-/** `prompt` followed by one `- <id>: <title>` line per option (reference §5.1, `_selection_message`). */
+/** `prompt` followed by one `- <id>: <title>` line per option (docs/behaviour/interrupts.md#from-input-required-to-interrupts, `_selection_message`). */
 function withOptionLines(prompt: string, choices: StandardOption[]): string {
   if (choices.length === 0) return prompt;
   return [prompt, ...choices.map((choice) => `- ${choice.id}: ${choice.title}`)].join('\n');

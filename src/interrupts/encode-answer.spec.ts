@@ -31,7 +31,7 @@ const planned = (
 
 const encodeCases: { name: string; answer: PlannedAnswer; expected: EncodedAnswer }[] = [
   {
-    name: 'a permission becomes the exact DataPart of §5.6',
+    name: 'a permission becomes the exact DataPart of docs/behaviour/interrupts.md#forwarding-answers',
     answer: planned(PERMISSION, 'resolved', { decision: 'allow_once' }),
     expected: {
       kind: 'permission',
@@ -59,7 +59,7 @@ const encodeCases: { name: string; answer: PlannedAnswer; expected: EncodedAnswe
     }),
   },
   {
-    name: 'a selected option is sent as its label, with a synthetic tool result (T-APP 15)',
+    name: 'a selected option is sent as its label, with a synthetic tool result',
     answer: planned(QUESTION, 'resolved', { selectedId: 'plan-b' }),
     expected: {
       kind: 'prompt',

@@ -7,13 +7,13 @@ import { isPythonTruthy, pythonStr } from './python-coercion';
 import { isPermission } from './response-schemas';
 import type { PlannedAnswer } from './resume-plan';
 
-/** A TOOL_CALL_RESULT to emit for an answered question tool, once A2A has accepted the answer (§5.6). */
+/** A TOOL_CALL_RESULT to emit for an answered question tool, once A2A has accepted the answer (docs/behaviour/interrupts.md#forwarding-answers). */
 export interface SyntheticToolResult {
   toolCallId: string;
   content: string;
 }
 
-/** One planned answer in the form A2A takes it (reference §5.6). */
+/** One planned answer in the form A2A takes it (docs/behaviour/interrupts.md#forwarding-answers). */
 export type EncodedAnswer =
   | {
       kind: 'permission';
@@ -31,11 +31,11 @@ export type EncodedAnswer =
       text: string;
       syntheticToolResult?: SyntheticToolResult;
     }
-  /** A cancelled question: CancelTask, clear pending, execution terminal, RUN_ERROR CANCELLED (§5.6). */
+  /** A cancelled question: CancelTask, clear pending, execution terminal, RUN_ERROR CANCELLED (docs/behaviour/interrupts.md#forwarding-answers). */
   | { kind: 'cancel-execution'; interruptId: string };
 
 /**
- * Encodes one answer (reference §5.6, AD c16 `_apply_resume`). Permissions become the strict DataPart —
+ * Encodes one answer (docs/behaviour/interrupts.md#forwarding-answers `_apply_resume`). Permissions become the strict DataPart —
  * `cancelled` was already turned into `deny` by `planResume`; questions become prompt text. Throws
  * `AguiError(RESUME_PAYLOAD_INVALID, 'responseWithoutAnswer')` when a question's answer has no text.
  */

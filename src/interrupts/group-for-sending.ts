@@ -18,12 +18,12 @@ export interface SendStep {
 }
 
 /**
- * How the run goes on after its steps (reference §5.6):
+ * How the run goes on after its steps (docs/behaviour/interrupts.md#forwarding-answers):
  * - `snapshot-then-subscribe`: one GetTask, then SubscribeToTask unless terminal, with the re-GetTask rule
- *   of T-APP 14 (the sideband path: the SendMessage answers carry no stream);
+ *   of this scenario (the sideband path: the SendMessage answers carry no stream);
  * - `subscribe-unless-terminal`: map the streams of the steps, then SubscribeToTask if none of them reported
  *   a terminal or input-required state (and, with no steps at all, just subscribe);
- * - `follow-stream`: the last step's stream is the run (the prompt path; §5.9 continuation applies).
+ * - `follow-stream`: the last step's stream is the run (the prompt path; docs/behaviour/interrupts.md#continuation continuation applies).
  */
 export type SendContinuation = 'snapshot-then-subscribe' | 'subscribe-unless-terminal' | 'follow-stream';
 
@@ -31,10 +31,10 @@ export type SendPlan =
   { kind: 'cancel-execution' } | { kind: 'send'; steps: SendStep[]; then: SendContinuation };
 
 /**
- * The §5.6 decision of how to send encoded answers (AD c16 `_apply_resume`):
+ * The docs/behaviour/interrupts.md#forwarding-answers decision of how to send encoded answers ( `_apply_resume`):
  * - a cancelled question anywhere → cancel the execution, send nothing;
  * - only permissions, all sideband → one SendMessage each (`agui-resume-<interruptId>`, the original's id),
- *   committed one by one, so a partial failure never resends an accepted one (T-PER 14);
+ *   committed one by one, so a partial failure never resends an accepted one;
  * - only permissions otherwise → one SendStreamingMessage each (`agui-resume-<runId>-<interruptId>`);
  * - questions → one SendStreamingMessage (`agui-resume-<runId>`) with the answer text.
  *

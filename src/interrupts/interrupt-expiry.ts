@@ -1,9 +1,9 @@
 import type { PendingInterruptEntry } from '../threads/thread-state';
 
 /**
- * `expiresAt` for an interrupt announced at `now` (DESIGN "Which generation": Gen A expiry, reference §5.8):
+ * `expiresAt` for an interrupt announced at `now` (docs/architecture.md#decisions: Gen A expiry, docs/behaviour/interrupts.md#expiry):
  * now + IAC_CODE_AGUI_INTERRUPT_TTL seconds as ISO-8601 UTC with `Z`; undefined when the TTL is 0 (no
- * adapter-side expiry, an extension of the seed), and so for any non-positive TTL.
+ * adapter-side expiry, an extension of the original), and so for any non-positive TTL.
  */
 export function expiresAtFor(now: number, ttlSeconds: number): string | undefined {
   if (!(ttlSeconds > 0)) return undefined;
@@ -22,7 +22,7 @@ export function expiredIds(pending: Readonly<Record<string, PendingInterruptEntr
 
 /**
  * The earliest `expiresAt` among the pending entries, in epoch ms, or undefined when none expires. The
- * original armed one timer at this instant and, when it fired, expired the whole execution (§5.8).
+ * original armed one timer at this instant and, when it fired, expired the whole execution (docs/behaviour/interrupts.md#expiry).
  */
 export function earliestExpiry(pending: Readonly<Record<string, PendingInterruptEntry>>): number | undefined {
   let earliest: number | undefined;
@@ -36,6 +36,6 @@ export function earliestExpiry(pending: Readonly<Record<string, PendingInterrupt
 function expiryOf(entry: PendingInterruptEntry): number | undefined {
   if (entry.expiresAt === undefined) return undefined;
   const at = Date.parse(entry.expiresAt);
-  // The state loader refuses unparsable values (§6.2); an entry built in memory is skipped, not fatal.
+  // The state loader refuses unparsable values (docs/behaviour/state.md#the-document); an entry built in memory is skipped, not fatal.
   return Number.isNaN(at) ? undefined : at;
 }

@@ -90,7 +90,7 @@ const mergeCases: {
     expected: { pending: KNOWN, added: [] },
   },
   {
-    name: 'a known entry seen as sideband is upgraded (T-APP 13)',
+    name: 'a known entry seen as sideband is upgraded',
     current: KNOWN,
     inputs: [permission('permission-1')],
     context: context({ sidebandIds: new Set(['permission-1']) }),

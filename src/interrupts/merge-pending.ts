@@ -12,11 +12,11 @@ export interface MergePendingContext {
   contextId: string;
   /** Ids the frame exposes as concurrent Pipeline waits (`sidebandInputIds` of the unwrapped frame). */
   sidebandIds: ReadonlySet<string>;
-  /** Ids already answered in this execution (applied digests): ignored, never pending again (§5.1). */
+  /** Ids already answered in this execution (applied digests): ignored, never pending again (docs/behaviour/interrupts.md#from-input-required-to-interrupts). */
   answeredIds: ReadonlySet<string>;
   /** `expiresAt` for entries added now (Gen A TTL, `expiresAtFor`); undefined when the TTL is 0. */
   expiresAt?: string;
-  /** Start from an empty set instead of `current` (a snapshot that replaces, §5.4 step 5). */
+  /** Start from an empty set instead of `current` (a snapshot that replaces, docs/behaviour/interrupts.md#resume-preparation step 5). */
   replace?: boolean;
 }
 
@@ -27,9 +27,9 @@ export interface MergedPending {
 }
 
 /**
- * The original's `_merge_pending` (reference §5.1, AD c48): every input must belong to the bound task and
+ * The original's `_merge_pending` (docs/behaviour/interrupts.md#from-input-required-to-interrupts): every input must belong to the bound task and
  * context (else `A2A_PROTOCOL_ERROR`); a known entry is kept as it is — value, interrupt and `expiresAt`
- * unchanged — except that its `sideband` flag can go from false to true (T-APP 13); a new entry is stored
+ * unchanged — except that its `sideband` flag can go from false to true; a new entry is stored
  * as the persisted projection. Returns new objects and never mutates `current` or `inputs`, so a caller
  * that fails to persist still holds the old state.
  */
@@ -42,7 +42,7 @@ export function mergePending(
   const added: string[] = [];
   for (const input of inputs) {
     const id = inputIdOf(input);
-    // An accepted answer is authoritative even when a later frame still shows its wait (§5.1).
+    // An accepted answer is authoritative even when a later frame still shows its wait (docs/behaviour/interrupts.md#from-input-required-to-interrupts).
     if (context.answeredIds.has(id)) continue;
     checkIdentity(input, context);
     const isSideband = context.sidebandIds.has(id);

@@ -10,7 +10,7 @@ export interface LostExecutionRefusal {
 }
 
 /**
- * Reference §5.4 step 1, for a resume that finds no bound task or nothing pending (before any A2A call):
+ * docs/behaviour/interrupts.md#resume-preparation step 1, for a resume that finds no bound task or nothing pending (before any A2A call):
  * when every entry repeats the answer recorded for this execution, the client is retrying an accepted
  * resume → RESUME_ALREADY_APPLIED, and nothing runs again; otherwise the task is gone: EXECUTION_EXPIRED
  * when its interrupts expired (the same answer as before the expiry was applied, so it does not depend on

@@ -3,7 +3,7 @@ import { projectInput } from './project-input';
 const projectionCases: { name: string; value: Record<string, unknown>; expected: Record<string, unknown> }[] =
   [
     {
-      name: 'keeps the allow-listed fields and drops tool input and secrets (§6.3)',
+      name: 'keeps the allow-listed fields and drops tool input and secrets (docs/behaviour/state.md#never-stored)',
       value: {
         kind: 'permission',
         inputId: 'permission-1',
@@ -16,7 +16,7 @@ const projectionCases: { name: string; value: Record<string, unknown>; expected:
       expected: { kind: 'permission', inputId: 'permission-1', toolUseId: 'tool-1', required: true },
     },
     {
-      name: 'keeps scope, subPipelineId, operation and displayParameters unchanged (T-PER 1)',
+      name: 'keeps scope, subPipelineId, operation and displayParameters unchanged',
       value: {
         inputId: 'p-1',
         scope: 'candidate',

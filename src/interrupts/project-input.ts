@@ -4,13 +4,13 @@ import { PERSISTED_INPUT_FIELDS, type PersistedInput } from '../threads/thread-s
 import { isPythonTruthy, pythonStr } from './python-coercion';
 
 /**
- * The persisted projection of an A2A input (reference §6.3): only the allow-listed keys, deep-copied so
+ * The persisted projection of an A2A input (docs/behaviour/state.md#never-stored): only the allow-listed keys, deep-copied so
  * the caller's frame can never alias the stored state. Tool inputs and anything secret an upstream adds
  * are dropped here, before anything is written or announced.
  *
  * `inputId` is always a non-empty string in the result, because it is the pending entry's key and the
- * state loader checks `value.inputId === key` (§6.2). The original used `str(inputId)` and, when absent,
- * a random `input-<uuid hex>` (§5.1) that broke that check and changed on every GetTask; here a missing id
+ * state loader checks `value.inputId === key` (docs/behaviour/state.md#the-document). The original used `str(inputId)` and, when absent,
+ * a random `input-<uuid hex>` (docs/behaviour/interrupts.md#from-input-required-to-interrupts) that broke that check and changed on every GetTask; here a missing id
  * is derived from the input's content, so the same wait read twice gets the same id.
  */
 export function projectInput(value: Record<string, unknown>): PersistedInput {

@@ -2,7 +2,7 @@ import { compactJson } from '../events/compact-json';
 import { formatPythonFloat } from '../threads/python-float-repr';
 
 /**
- * Python's truthiness, for the original's `a or b` chains over wire values (reference §5.1, §5.6):
+ * Python's truthiness, for the original's `a or b` chains over wire values (docs/behaviour/interrupts.md#from-input-required-to-interrupts, docs/behaviour/interrupts.md#forwarding-answers):
  * `None`, `False`, `0`, `""`, `[]` and `{}` are false.
  */
 export function isPythonTruthy(value: unknown): boolean {
@@ -14,7 +14,7 @@ export function isPythonTruthy(value: unknown): boolean {
 
 /**
  * Python's `str(value)` for JSON values, where the original stringifies option ids and labels
- * (reference §5.1 "Standard options"): `None`, `True`, `1`, `1.5`. A JSON `1.0` arrives here as the
+ * (docs/behaviour/interrupts.md#from-input-required-to-interrupts "Standard options"): `None`, `True`, `1`, `1.5`. A JSON `1.0` arrives here as the
  * JavaScript number 1 and prints `1` (Python: `1.0`); containers print as compact JSON, not Python repr —
  * both only for option ids no real input uses.
  */

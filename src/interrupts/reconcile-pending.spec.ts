@@ -20,13 +20,13 @@ const args = (
 
 const reconcileCases: { name: string; args: ReconcilePendingArgs; ids: string[]; replaced: boolean }[] = [
   {
-    name: 'a restarted kernel summary without input metadata keeps the durable interrupt (T-PER 7)',
+    name: 'a restarted kernel summary without input metadata keeps the durable interrupt',
     args: args({ state: 'working', requiredInputs: [], sidebandInputIds: [] }),
     ids: ['permission-1'],
     replaced: false,
   },
   {
-    name: 'an explicit empty projection keeps the interrupt the resume answers (T-PER 8)',
+    name: 'an explicit empty projection keeps the interrupt the resume answers',
     args: args({
       state: 'working',
       iacCode: { pendingPermissions: [] },
@@ -37,7 +37,7 @@ const reconcileCases: { name: string; args: ReconcilePendingArgs; ids: string[];
     replaced: false,
   },
   {
-    name: 'a second wait is merged next to the one the resume answers (T-PER 13)',
+    name: 'a second wait is merged next to the one the resume answers',
     args: args({
       state: 'input-required',
       iacCode: { pendingPermissions: [NEW_WAIT] },

@@ -2,7 +2,7 @@ import type { UnwrappedFrame } from '../events/unwrap-frame';
 import type { PendingInterruptEntry } from '../threads/thread-state';
 import { mergePending, type MergedPending } from './merge-pending';
 
-/** States after which a task waits for nothing: its snapshot is the whole truth (reference §5.4 step 5). */
+/** States after which a task waits for nothing: its snapshot is the whole truth (docs/behaviour/interrupts.md#resume-preparation step 5). */
 const TERMINAL_STATES: ReadonlySet<string> = new Set([
   'failed',
   'rejected',
@@ -32,11 +32,11 @@ export interface ReconciledPending extends MergedPending {
 }
 
 /**
- * Reference §5.4 step 5 (Gen B, AD c32): the snapshot's inputs replace the pending set only when the task is
+ * docs/behaviour/interrupts.md#resume-preparation step 5 (Gen B): the snapshot's inputs replace the pending set only when the task is
  * terminal, or when the resume answers none of the known pending ids and the snapshot explicitly carries
  * `input` or `pendingPermissions` (an empty list counts). Otherwise they are merged: an A2A kernel restarted
  * from a summary has no input metadata, and that absence must not erase a durable interrupt this resume is
- * answering (T-PER 7, 8). Inputs already answered are not filtered here — `planResume` drops them in step 7,
+ * answering. Inputs already answered are not filtered here — `planResume` drops them in step 7,
  * where a changed payload for one of them is refused.
  */
 export function reconcilePending(args: ReconcilePendingArgs): ReconciledPending {

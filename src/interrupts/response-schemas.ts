@@ -2,7 +2,7 @@ import type { PersistedInput } from '../threads/thread-state';
 import { isPythonTruthy } from './python-coercion';
 import { standardOptions } from './standard-options';
 
-/** The `kind` of a permission input; every other kind is answered as a question (reference §5.2). */
+/** The `kind` of a permission input; every other kind is answered as a question (docs/behaviour/interrupts.md#response-schemas). */
 export const PERMISSION_KIND = 'permission';
 
 /** Whether the input is a tool permission (`reason: tool_call`, DataPart answer) rather than a question. */
@@ -11,9 +11,9 @@ export function isPermission(input: PersistedInput): boolean {
 }
 
 /**
- * The JSON Schema a resume payload must satisfy (reference §5.2). Permissions take exactly
+ * The JSON Schema a resume payload must satisfy (docs/behaviour/interrupts.md#response-schemas). Permissions take exactly
  * `{decision: "allow_once" | "deny"}`. Every other kind — `cloud_resource_selection` and
- * `deployment_confirmation` included (DESIGN "Which generation": generic option questions) — takes one
+ * `deployment_confirmation` included (docs/architecture.md#decisions: generic option questions) — takes one
  * closed `{selectedId}` branch per standard option, plus `{freeText}` when the input allows free text or
  * has no options at all. Built fresh on every call: callers may keep or mutate the result.
  */

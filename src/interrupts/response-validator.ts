@@ -6,7 +6,7 @@ import { compactJson } from '../events/compact-json';
 const MAX_COMPILED_SCHEMAS = 256;
 
 /**
- * Checks resume payloads against interrupt response schemas with ajv (reference §5.5; the original used
+ * Checks resume payloads against interrupt response schemas with ajv (docs/behaviour/interrupts.md#answer-validation; the original used
  * Python `jsonschema`). The schemas of `responseSchemaFor` only use `type`, `properties`, `required`,
  * `additionalProperties`, `enum`, `const`, `minLength` and `oneOf`, which draft-07 (ajv's default) and
  * 2020-12 (`jsonschema`'s default) read identically; `strict: false` lets annotations such as a branch's

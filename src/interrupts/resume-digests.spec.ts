@@ -1,7 +1,7 @@
 import { answerDigestOf, answerDigests } from './resume-digests';
 
 // Computed with Python: sha256(json.dumps({"status": s, "payload": p}, sort_keys=True,
-// separators=(",", ":"), ensure_ascii=False).encode()).hexdigest() — reference §6.4.
+// separators=(",", ":"), ensure_ascii=False).encode()).hexdigest() — docs/behaviour/state.md#digests.
 const ALLOW_ONCE = '289281c743b2a91d60f25b59680f04683bd82766f7a9b2eb405975140373868e';
 const CANCELLED_NONE = '3902805a6bea7234d10c2f7eac2aadf4db6e27f87f95aeb0de62aa73bf902f22';
 const FLOAT_ONE = 'a03deeed0cb634e26ab31a3c3a96be9a8b14d7893c53f38c8df49705c9d54ab5';

@@ -3,7 +3,7 @@ import { parsePythonJson } from '../threads/parse-python-json';
 import { PythonNumber, type PythonJsonValue } from '../threads/python-json-value';
 
 /**
- * Digest of one answer, `canonical_digest({"status": status, "payload": payload})` (reference §5.6, §6.4).
+ * Digest of one answer, `canonical_digest({"status": status, "payload": payload})` (docs/behaviour/interrupts.md#forwarding-answers, docs/behaviour/state.md#digests).
  * A missing payload is hashed as `null`: Python's ResumeEntry model reads an absent `payload` as None, and
  * `json.dumps` writes None as null — so `{status}` and `{status, payload: null}` are the same answer.
  */
@@ -16,7 +16,7 @@ export function answerDigestOf(status: string, payload: PythonJsonValue | undefi
  * it so a client's `1.0` is hashed as `1.0` and digests match state files written by the original.
  * Entries without a string `interruptId` are skipped (the envelope DTO refuses them before this runs). An
  * id given twice maps to its digest when both occurrences agree and to `''` — which equals no recorded
- * digest — when they differ, so "every entry equals its applied digest" (§5.4 step 1) reads the same as
+ * digest — when they differ, so "every entry equals its applied digest" (docs/behaviour/interrupts.md#resume-preparation step 1) reads the same as
  * in the original, which compared each entry.
  */
 export function answerDigests(rawBody: string): Map<string, string> {

@@ -122,7 +122,7 @@ const planCases: { name: string; args: PlanResumeArgs; expected: ResumePlan }[] 
     },
   },
   {
-    name: 'an empty resume is incomplete (T-PER 17)',
+    name: 'an empty resume is incomplete',
     args: args({ resume: [] }),
     expected: refused(ErrorCode.INCOMPLETE_RESUME, 'incompleteResume', { 'permission-1': PERMISSION }),
   },
@@ -150,7 +150,7 @@ const planCases: { name: string; args: PlanResumeArgs; expected: ResumePlan }[] 
     expected: refused(ErrorCode.UNKNOWN_INTERRUPT, 'unknownInterrupt', { 'permission-1': PERMISSION }),
   },
   {
-    name: '{"decision":"allow"} is an invalid payload, the interrupt stays pending (T-APP 5)',
+    name: '{"decision":"allow"} is an invalid payload, the interrupt stays pending',
     args: args({
       resume: [{ interruptId: 'permission-1', status: 'resolved', payload: { decision: 'allow' } }],
     }),
@@ -171,7 +171,7 @@ const planCases: { name: string; args: PlanResumeArgs; expected: ResumePlan }[] 
     expected: refused(ErrorCode.RESUME_PAYLOAD_INVALID, 'resolvedNeedsPayload', { 'ask-1': QUESTION }),
   },
   {
-    name: 'an exact replay after acceptance is already applied, nothing pending (T-PER 17)',
+    name: 'an exact replay after acceptance is already applied, nothing pending',
     args: args({
       pending: {},
       pendingBefore: new Set(),
@@ -213,7 +213,7 @@ const planCases: { name: string; args: PlanResumeArgs; expected: ResumePlan }[] 
     expected: refused(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied', {}),
   },
   {
-    name: 'a stale applied entry is dropped and the next one applied (T-PER 9)',
+    name: 'a stale applied entry is dropped and the next one applied',
     args: args({
       pending: { 'permission-1': PERMISSION, 'permission-2': PERMISSION_2 },
       pendingBefore: new Set(['permission-2']),
@@ -235,7 +235,7 @@ const planCases: { name: string; args: PlanResumeArgs; expected: ResumePlan }[] 
     },
   },
   {
-    name: 'the same old answer while a new interrupt waits is incomplete (T-APP 36, same)',
+    name: 'the same old answer while a new interrupt waits is incomplete',
     args: args({
       pending: { 'ask-1': QUESTION },
       appliedDigests: [applied('permission-1', ALLOW_DIGEST)],
@@ -243,7 +243,7 @@ const planCases: { name: string; args: PlanResumeArgs; expected: ResumePlan }[] 
     expected: refused(ErrorCode.INCOMPLETE_RESUME, 'incompleteResume', { 'ask-1': QUESTION }),
   },
   {
-    name: 'a changed old answer while a new interrupt waits is already applied (T-APP 36, changed)',
+    name: 'a changed old answer while a new interrupt waits is already applied',
     args: args({
       pending: { 'ask-1': QUESTION },
       appliedDigests: [applied('permission-1', ALLOW_DIGEST)],
@@ -252,7 +252,7 @@ const planCases: { name: string; args: PlanResumeArgs; expected: ResumePlan }[] 
     expected: refused(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied', { 'ask-1': QUESTION }),
   },
   {
-    name: 'waits A2A has beyond the known ones end the run with an interrupt, nothing sent (T-PER 13)',
+    name: 'waits A2A has beyond the known ones end the run with an interrupt, nothing sent',
     args: args({
       pending: { 'permission-1': PERMISSION, 'permission-2': PERMISSION_2 },
       pendingBefore: new Set(['permission-1']),

@@ -11,12 +11,12 @@ export type ValidateResponse = (schema: Record<string, unknown>, payload: unknow
 
 type Pending = Record<string, PendingInterruptEntry>;
 
-/** One answer that passed every check, ready to be encoded and sent (reference §5.6). */
+/** One answer that passed every check, ready to be encoded and sent (docs/behaviour/interrupts.md#forwarding-answers). */
 export interface PlannedAnswer {
   interruptId: string;
   entry: PendingInterruptEntry;
   status: ResumeEntry['status'];
-  /** What to send: the client's payload, or `{decision: "deny"}` for a cancelled permission (§5.5). */
+  /** What to send: the client's payload, or `{decision: "deny"}` for a cancelled permission (docs/behaviour/interrupts.md#answer-validation). */
   payload: unknown;
   /** Recorded as the applied digest once A2A accepts the answer; from the client's original payload. */
   digest: string;
@@ -29,19 +29,19 @@ export interface PlannedAnswer {
  */
 export type ResumePlan =
   /** RUN_ERROR `code`/`messageKey`. With `expiredIds` (EXECUTION_EXPIRED) the caller expires the execution
-   * first: best-effort CancelTask, pending cleared, execution terminal, persisted (§5.8). */
+   * first: best-effort CancelTask, pending cleared, execution terminal, persisted (docs/behaviour/interrupts.md#expiry). */
   | { kind: 'refused'; code: ErrorCode; messageKey: MessageKey; pending: Pending; expiredIds?: string[] }
   /** Step 10: A2A waits on more than the adapter knew. End with RUN_FINISHED(interrupt) listing every
    * entry of `pending`; send nothing. */
   | { kind: 'interrupt-again'; pending: Pending }
-  /** §5.5 "nothing to apply": an exact replay of answers already accepted → RUN_ERROR
-   * RESUME_ALREADY_APPLIED, nothing sent again (§5.7). */
+  /** docs/behaviour/interrupts.md#answer-validation "nothing to apply": an exact replay of answers already accepted → RUN_ERROR
+   * RESUME_ALREADY_APPLIED, nothing sent again (docs/behaviour/interrupts.md#replay). */
   | { kind: 'already-applied'; pending: Pending }
   /** Send `answers` in this order (`encodeAnswers`, `groupForSending`). */
   | { kind: 'apply'; answers: PlannedAnswer[]; pending: Pending };
 
 export interface PlanResumeArgs {
-  /** The pending set after reconciliation with GetTask (`reconcilePending`, §5.4 step 5). */
+  /** The pending set after reconciliation with GetTask (`reconcilePending`, docs/behaviour/interrupts.md#resume-preparation step 5). */
   pending: Readonly<Pending>;
   appliedDigests: readonly AppliedResumeDigest[];
   executionId: string;
@@ -62,7 +62,7 @@ const refused = (code: ErrorCode, messageKey: MessageKey, pending: Pending): Res
 });
 
 /**
- * Resume preparation after the preflight (reference §5.4 steps 6, 7, 9–12 and §5.5, AD c32/c48
+ * Resume preparation after the preflight (docs/behaviour/interrupts.md#resume-preparation steps 6, 7, 9–12 and docs/behaviour/interrupts.md#answer-validation
  * `_prepare_resume`, `_validate_resume`), as one pure decision. The order of the checks is the original's,
  * and it is observable: a request that is wrong in two ways gets the first error. The Gen A expiry check
  * (step 12) runs where AD-A runs it — right after step 7, before anything else is decided — so an expired
@@ -123,7 +123,7 @@ function refuseChangedAppliedAnswers({
   return undefined;
 }
 
-/** Step 12 (Gen A) at AD-A's position: any deadline passed expires the whole execution (§5.8). */
+/** Step 12 (Gen A): any deadline passed expires the whole execution (docs/behaviour/interrupts.md#expiry). */
 function expire({ args, pending }: PlanStep): ResumePlan | undefined {
   const expired = expiredIds(pending, args.now);
   if (expired.length === 0) return undefined;
@@ -151,7 +151,7 @@ function refuseAnswersNotPending({ args, applied, pending, digestOf }: PlanStep)
 
 /**
  * Step 10: a known interrupt left unanswered is refused; waits only the GetTask of this request revealed
- * end the run with an interrupt listing all of them, before anything is sent (T-PER 13).
+ * end the run with an interrupt listing all of them, before anything is sent.
  */
 function refuseMissingAnswers({ args, byId, pending }: PlanStep): ResumePlan | undefined {
   const missing = Object.keys(pending).filter((id) => !byId.has(id));
@@ -161,7 +161,7 @@ function refuseMissingAnswers({ args, byId, pending }: PlanStep): ResumePlan | u
   return missing.length > 0 ? { kind: 'interrupt-again', pending } : undefined;
 }
 
-/** Step 11 / §5.5: every answer is checked before anything is sent, so a bad one leaves all retryable. */
+/** Step 11 / docs/behaviour/interrupts.md#answer-validation: every answer is checked before anything is sent, so a bad one leaves all retryable. */
 function planAnswers({ args, pending, digestOf }: PlanStep): ResumePlan {
   const answers: PlannedAnswer[] = [];
   for (const entry of args.resume) {
@@ -182,9 +182,9 @@ function planAnswers({ args, pending, digestOf }: PlanStep): ResumePlan {
 }
 
 /**
- * §5.5 for one answer. A `cancelled` permission means "deny" and is checked as `{decision: "deny"}`; a
+ * docs/behaviour/interrupts.md#answer-validation for one answer. A `cancelled` permission means "deny" and is checked as `{decision: "deny"}`; a
  * `resolved` answer needs a payload (absent and null alike) that fits the schema; a cancelled question is
- * not checked, because it cancels the execution (§5.6).
+ * not checked, because it cancels the execution (docs/behaviour/interrupts.md#forwarding-answers).
  */
 function checkAnswer(
   entry: ResumeEntry,

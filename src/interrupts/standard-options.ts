@@ -8,7 +8,7 @@ export interface StandardOption {
 }
 
 /**
- * The original's `_standard_options` (reference §5.1): for an option object, `id` = `id` ?? `candidate_index`
+ * The original's `_standard_options` (docs/behaviour/interrupts.md#from-input-required-to-interrupts): for an option object, `id` = `id` ?? `candidate_index`
  * ?? its position, `title` = `label` || `name` || `title` || id; anything else is stringified for both.
  * An empty id becomes `option-<n>` (1-based) and repeated ids get `-2`, `-3`, … so every schema branch and
  * message line is distinct. A non-list `options` means no options.

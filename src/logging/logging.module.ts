@@ -28,7 +28,7 @@ export function pinoHttpParams(
 }
 
 /**
- * Structured logs through nestjs-pino (issue #8): JSON lines (or pino-pretty on a terminal), one line per
+ * Structured logs through nestjs-pino : JSON lines (or pino-pretty on a terminal), one line per
  * request, secrets redacted by path. The Nest `Logger` calls in the code reach pino once main.ts calls
  * `app.useLogger(app.get(Logger))`. nestjs-pino keeps one pino-http instance per process: the first app
  * created in a process fixes the level, format and destination of every later one.
@@ -41,7 +41,7 @@ export function pinoHttpParams(
       useFactory: (config: AppConfig, destination: DestinationStream | null): Params => {
         return {
           pinoHttp: pinoHttpParams(config.log, destination),
-          // Only the gateway's own routes (with any prefix): a host application's routes are untouched (issue #10).
+          // Only the gateway's own routes (with any prefix): a host application's routes are untouched .
           forRoutes: [RunsController, CancelController, HealthController, MetricsController],
         };
       },

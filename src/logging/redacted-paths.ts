@@ -1,7 +1,7 @@
 /**
- * Fields whose values never reach a log line (DESIGN "Nothing secret is stored or logged"): LLM keys,
+ * Fields whose values never reach a log line (docs/architecture.md#decisions): LLM keys,
  * AccessKey secrets, STS tokens and bearer tokens, in the camelCase of `forwardedProps.iacCode` and the
- * snake_case of the A2A metadata (reference §3.2). pino's `*` matches one level, so each name is listed at
+ * snake_case of the A2A metadata (docs/behaviour/a2a.md#the-message). pino's `*` matches one level, so each name is listed at
  * the top level and two levels down, which covers `{props: {alibabaCloud: {…}}}`-shaped log objects.
  */
 const SECRET_FIELDS = [

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { LevelWithSilent } from 'pino';
 import { REDACTED } from './redacted-paths';
 
-/** AgentCore Runtime names each invocation and session in these headers (agui-1.0-and-agentcore.md). */
+/** AgentCore Runtime names each invocation and session in these headers (docs/behaviour/agentcore.md). */
 export const REQUEST_ID_HEADER = 'x-amzn-bedrock-agentcore-runtime-request-id';
 export const SESSION_ID_HEADER = 'x-amzn-bedrock-agentcore-runtime-session-id';
 

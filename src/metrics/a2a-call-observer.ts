@@ -10,7 +10,7 @@ function failureOutcome(error: unknown): string {
 }
 
 /**
- * Times and traces the A2A upstream calls (issue #8): a span per call, a child of the active run span,
+ * Times and traces the A2A upstream calls : a span per call, a child of the active run span,
  * whose W3C headers the call sends (the SDK's `serviceParameters` become HTTP headers), and the
  * `agui_gateway_a2a_call_duration_seconds` histogram.
  */

@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /**
  * `/metrics` takes the same authentication as the run routes, unless IAC_CODE_AGUI_METRICS_PUBLIC=true
- * (a scraper inside the cluster network, DESIGN "Environment").
+ * (a scraper inside the cluster network, docs/architecture.md#decisions).
  */
 @Injectable()
 export class MetricsAccessGuard implements CanActivate {

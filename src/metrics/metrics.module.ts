@@ -9,7 +9,7 @@ import { RunMetrics } from './run-metrics';
 import { RunTelemetry } from './run-telemetry';
 
 /**
- * Prometheus metrics (issue #8). Modules whose code counts something import this module and inject
+ * Prometheus metrics . Modules whose code counts something import this module and inject
  * RunMetrics, or the two helpers over it and RunTracer: RunTelemetry (a run) and A2aCallObserver (an A2A
  * call). Nest builds one instance of each for the whole app; `/metrics` exposes RunMetrics.
  */

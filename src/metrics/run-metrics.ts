@@ -10,7 +10,7 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const STORAGE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
- * The gateway's Prometheus series (issue #8), on a registry of its own rather than prom-client's global
+ * The gateway's Prometheus series , on a registry of its own rather than prom-client's global
  * one, so two apps in one process (tests, a host app with its own metrics) do not collide. The run path
  * calls these methods; they only count, never throw, and cost a map lookup each.
  */

@@ -5,7 +5,7 @@ export interface TerminalEventLike {
   readonly outcome?: { readonly type?: string };
 }
 
-/** Outcome label of a run that ended without a terminal event: the client went away (reference §7.2). */
+/** Outcome label of a run that ended without a terminal event: the client went away (docs/behaviour/cancel.md#client-disconnect). */
 export const DISCONNECTED = 'disconnected';
 
 /**

@@ -39,7 +39,7 @@ export class ObservedRun {
 }
 
 /**
- * What the run path calls to be observable (issue #8): one `startRun` when a run's stream starts, then
+ * What the run path calls to be observable : one `startRun` when a run's stream starts, then
  * `event()` per event and `end()` when it is over. Keeps RunService free of metric and span details.
  */
 @Injectable()

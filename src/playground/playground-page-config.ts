@@ -18,7 +18,7 @@ function isInside(candidate: string, root: string): boolean {
 
 /**
  * `<tmp>/agui-playground` when the temp dir is inside an allowed root (the default roots are the process
- * cwd and the temp dir, reference §2.3), so trying the page never writes into the project; otherwise a
+ * cwd and the temp dir, docs/behaviour/run-input.md#cwd), so trying the page never writes into the project; otherwise a
  * folder under the first allowed root. Pure: the temp dir comes in as an argument.
  */
 export function defaultWorkspace(allowedCwdRoots: readonly string[], tmpDir: string): string {

@@ -8,7 +8,7 @@ import { PLAYGROUND_PAGE_DIR } from './playground-page-dir';
 
 /**
  * The page allows only its own origin: a second guarantee, after the build, that it makes no external
- * request (issue #11: no CDN, no web fonts). `data:` images cover the empty favicon. No 'unsafe-eval':
+ * request (no CDN, no web fonts). `data:` images cover the empty favicon. No 'unsafe-eval':
  * zod (inside @ag-ui/client) probes `Function('')` once, catches the refusal and validates without it,
  * which leaves one harmless CSP note in the browser console.
  */

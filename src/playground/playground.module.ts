@@ -4,7 +4,7 @@ import { playgroundPageConfigProvider } from './playground-page-config.provider'
 import { defaultPlaygroundPageDir, PLAYGROUND_PAGE_DIR } from './playground-page-dir';
 import { PlaygroundController } from './playground.controller';
 
-/** The browser playground (issue #11): static files built by Vite, served by the service itself. */
+/** The browser playground : static files built by Vite, served by the service itself. */
 @Module({
   imports: [CommonModule],
   controllers: [PlaygroundController],

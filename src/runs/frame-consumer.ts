@@ -26,8 +26,8 @@ export type StreamEnd =
 export interface ConsumeOptions {
   /**
    * A continuation or subscription stream opens with the task as stored, still INPUT_REQUIRED with the old
-   * question (a2a-js-sdk.md §2.4). `skip`: that first `task` frame is ignored; `inputs-only`: it may raise a
-   * wait nobody answered yet, but its state never ends the reading (§5.9: the task goes on natively).
+   * question (docs/behaviour/a2a.md#sdk-notes). `skip`: that first `task` frame is ignored; `inputs-only`: it may raise a
+   * wait nobody answered yet, but its state never ends the reading (docs/behaviour/interrupts.md#continuation: the task goes on natively).
    */
   readonly firstTaskSnapshot?: 'skip' | 'inputs-only';
   /** Runs once, on the first frame: A2A accepted what was sent, so the caller commits answers then. */
@@ -35,7 +35,7 @@ export interface ConsumeOptions {
 }
 
 /**
- * Consumes one A2A stream (reference §4.8 step 4): identity checks and persistence first, then the session
+ * Consumes one A2A stream (docs/behaviour/events.md#run-lifecycle step 4): identity checks and persistence first, then the session
  * event, then the mapped events; an unanswered required input commits an interrupt and ends the run.
  */
 export async function* consumeFrames(
@@ -76,7 +76,7 @@ export async function* consumeFrames(
 }
 
 /**
- * Reference §5.1 and §4.8 step 4: required inputs not answered in this execution become pending; they are
+ * docs/behaviour/interrupts.md#from-input-required-to-interrupts and docs/behaviour/events.md#run-lifecycle step 4: required inputs not answered in this execution become pending; they are
  * persisted (with the text digests and the Pipeline cursor) before the spans close and RUN_FINISHED with
  * every pending interrupt goes out. Returns true when the run ended at an interrupt.
  */
@@ -102,7 +102,7 @@ export async function* commitInputs(
     return !answeredIds.has(id) && Object.hasOwn(merged.pending, id);
   });
   if (!waiting && merged.added.length === 0) return false;
-  // Sideband recovery first (reference §4.6 b): the Pipeline events missed while answering go out before the wait.
+  // Sideband recovery first (docs/behaviour/events.md#pipeline-recovery b): the Pipeline events missed while answering go out before the wait.
   yield* ctx.recoverPipelineIfScheduled();
   yield* commitInterrupt(ctx, merged.pending);
   return true;

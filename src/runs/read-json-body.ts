@@ -12,12 +12,12 @@ export interface BodyLimits {
 }
 
 export interface JsonBody {
-  /** The exact text received: the digest of a run is computed over it (reference §6.4). */
+  /** The exact text received: the digest of a run is computed over it (docs/behaviour/state.md#digests). */
   readonly raw: string;
   readonly value: unknown;
 }
 
-/** Reference §1.2 step 3: the media type before `;`, trimmed and lower-cased, must be application/json. */
+/** docs/behaviour/http.md#request-checks step 3: the media type before `;`, trimmed and lower-cased, must be application/json. */
 export function assertJsonMediaType(request: Request): void {
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType !== 'application/json')
@@ -25,7 +25,7 @@ export function assertJsonMediaType(request: Request): void {
 }
 
 /**
- * Reads a JSON body with the cap enforced while streaming (reference §1.2 steps 4–5). The route reads its
+ * Reads a JSON body with the cap enforced while streaming (docs/behaviour/http.md#request-checks steps 4–5). The route reads its
  * own body, after the guard, so an unauthenticated or oversized request is refused without being buffered;
  * Nest's body parser is off for the standalone app (main.ts). A body that stalls for `idleMs` is refused
  * and its connection closed after the answer, so a stalled client cannot hold a connection open.

@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { isTaskGone, isUpstreamBackupNotReady, rejectionOf } from '../a2a/upstream-error';
+import { isTaskGone, rejectionOf } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isStopState } from '../events/run-outcome';
@@ -28,7 +28,7 @@ import { interruptExpiresAt } from './interrupt-ttl';
 import type { RunContext } from './run-context';
 
 /**
- * A resume run (reference §5.4–§5.7): preflight against A2A, reconcile and plan without sending anything,
+ * A resume run (docs/behaviour/interrupts.md#resume-preparation–docs/behaviour/interrupts.md#replay): preflight against A2A, reconcile and plan without sending anything,
  * then send the answers the kernel's way. Every failure before A2A accepts an answer leaves the interrupt
  * pending and retryable; an accepted answer is committed (digest recorded, entry removed) before its
  * events are announced.
@@ -49,7 +49,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
     });
     throw new AguiError(refusal.code, refusal.messageKey);
   }
-  // Seed expiry: an expired interrupt is rejected at the next access, before anything is asked of A2A.
+  // Interrupt expiry: an expired interrupt is rejected at the next access, before anything is asked of A2A.
   if (expiredIds(execution.pending, ctx.now()).length > 0) {
     if (!givesUpEveryInterrupt(resume)) return await expireExecution(ctx, taskId);
     await clearExpired(ctx, taskId);
@@ -88,7 +88,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
     validate: ctx.deps.validate,
   });
   if (!samePendingIds(plan.pending, ctx.state.execution.pending)) {
-    // §5.4 step 8: what reconciliation learned is durable before anything else happens.
+    // docs/behaviour/interrupts.md#resume-preparation step 8: what reconciliation learned is durable before anything else happens.
     await ctx.persist(
       (state) => ({ ...state, execution: { ...state.execution, pending: plan.pending } }),
       'interruptedStateNotCommitted',
@@ -113,7 +113,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
 }
 
 /**
- * §5.4 steps 2–4, in the asserted order: session restore, GetTask (identity checked, mapped without status
+ * docs/behaviour/interrupts.md#resume-preparation steps 2–4, in the asserted order: session restore, GetTask (identity checked, mapped without status
  * text or Pipeline envelopes), Pipeline catch-up. Returns the unwrapped snapshot for reconciliation, or
  * `forgotten` when the kernel says the session or the task does not exist (not a transient failure).
  */
@@ -186,14 +186,14 @@ async function abandonForgotten(ctx: RunContext, messageKey: MessageKey): Promis
   return { kind: 'abandoned' };
 }
 
-/** §5.6: the plan's A2A calls in order, each committing its answers when A2A accepts them. */
+/** docs/behaviour/interrupts.md#forwarding-answers: the plan's A2A calls in order, each committing its answers when A2A accepts them. */
 async function* sendAnswers(
   ctx: RunContext,
   plan: SendPlan,
   taskId: string,
 ): AsyncGenerator<BaseEvent, StreamEnd> {
   if (plan.kind === 'cancel-execution') {
-    // A cancelled question cancels the whole execution (reference §5.6, §10.5).
+    // A cancelled question cancels the whole execution (docs/behaviour/interrupts.md#forwarding-answers, docs/behaviour/README.md).
     await ctx.deps.gateway.cancelTask(taskId);
     await ctx.persist(
       (state) => ({ ...state, execution: { ...state.execution, pending: {} } }),
@@ -256,7 +256,7 @@ async function* consumeAccepted(
   }
 }
 
-/** Sideband answers and the T-APP 14 rule: GetTask, SubscribeToTask unless done, and GetTask again on a failed subscription. */
+/** Sideband answers and the sideband rule: GetTask, SubscribeToTask unless done, and GetTask again on a failed subscription. */
 async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
   const first = yield* consumeFrames(ctx, single(await getTask(ctx, taskId)));
   if (first.kind !== 'eof') return first;
@@ -275,7 +275,7 @@ async function* snapshotThenSubscribe(ctx: RunContext, taskId: string): AsyncGen
 }
 
 /**
- * §5.9: the answer's stream ended at a boundary that is not the end of the turn. Subscribe once; if that
+ * docs/behaviour/interrupts.md#continuation: the answer's stream ended at a boundary that is not the end of the turn. Subscribe once; if that
  * ends without a decision, GetTask decides; with nothing there either the task is cancelled and the run
  * fails with A2A_UNAVAILABLE.
  */
@@ -303,7 +303,7 @@ async function* single(frame: A2aFrame): AsyncIterable<A2aFrame> {
   yield frame;
 }
 
-/** The resume message: the step's parts for the bound task, with this request's overrides and language (§2.6, §3.2). */
+/** The resume message: the step's parts for the bound task, with this request's overrides and language (docs/behaviour/run-input.md#resume-requests, docs/behaviour/a2a.md#the-message). */
 function resumeMessage(ctx: RunContext, step: SendStep, taskId: string): A2aOutgoingMessage {
   return buildA2aMessage({
     messageId: step.messageId,
@@ -346,7 +346,7 @@ async function commitAnswers(
   ctx.pendingToolResults.push(...step.syntheticToolResults);
 }
 
-/** A non-streaming answer: a JSON-RPC error means A2A did not accept it (§5.6). */
+/** A non-streaming answer: a JSON-RPC error means A2A did not accept it (docs/behaviour/interrupts.md#forwarding-answers). */
 async function acceptedOrRejected(call: Promise<A2aFrame>): Promise<void> {
   try {
     await call;
@@ -355,7 +355,7 @@ async function acceptedOrRejected(call: Promise<A2aFrame>): Promise<void> {
   }
 }
 
-/** Permission answers travel as a DataPart, question answers as text (§5.6). */
+/** Permission answers travel as a DataPart, question answers as text (docs/behaviour/interrupts.md#forwarding-answers). */
 function carriesPermission(step: SendStep): boolean {
   return step.parts.some((part) => 'data' in part);
 }
@@ -364,7 +364,7 @@ function notAcceptedKey(step: SendStep): MessageKey {
   return carriesPermission(step) ? 'permissionResponseNotAccepted' : 'interruptResponseNotAccepted';
 }
 
-/** Seed expiry (§5.8 Gen A): cancel the task best effort, clear pending, and refuse with EXECUTION_EXPIRED. */
+/** Interrupt expiry (docs/behaviour/interrupts.md#expiry): cancel the task best effort, clear pending, and refuse with EXECUTION_EXPIRED. */
 async function expireExecution(ctx: RunContext, taskId: string): Promise<never> {
   await clearExpired(ctx, taskId);
   throw new AguiError(ErrorCode.EXECUTION_EXPIRED, 'executionExpired');

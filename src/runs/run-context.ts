@@ -33,7 +33,7 @@ export interface RunDeps {
 
 /**
  * The state one run carries across its flows (new turn, resume, continuation): the mapper, the A2A
- * identities learned so far, and the helpers that keep "persist before announce" (reference §6.6) in one
+ * identities learned so far, and the helpers that keep "persist before announce" (docs/behaviour/state.md#persist-before-announce) in one
  * place. Created with `new` for each run; never shared.
  */
 export class RunContext {
@@ -42,18 +42,18 @@ export class RunContext {
   readonly identity: RunIdentity;
   taskId: string | undefined;
   sessionId: string | undefined;
-  /** The last non-empty task state reported by A2A (reference §4.8 step 4). */
+  /** The last non-empty task state reported by A2A (docs/behaviour/events.md#run-lifecycle step 4). */
   lastState: string | undefined;
-  /** Tool results of accepted question answers, emitted right after the session event (§4.4). */
+  /** Tool results of accepted question answers, emitted right after the session event (docs/behaviour/events.md#tools). */
   readonly pendingToolResults: SyntheticToolResult[] = [];
   /**
    * Interrupts this resume is answering: a wait still shown by A2A for one of them is not a new interrupt
-   * while the answers are being sent one call after another (§5.6).
+   * while the answers are being sent one call after another (docs/behaviour/interrupts.md#forwarding-answers).
    */
   readonly answeringIds = new Set<string>();
-  /** `afterSequence` of a Pipeline recovery still to run for this resume (reference §4.6 b). */
+  /** `afterSequence` of a Pipeline recovery still to run for this resume (docs/behaviour/events.md#pipeline-recovery b). */
   scheduledRecoveryAfter: number | undefined;
-  /** The client left before the task id was known: cancel the task as soon as a frame names it (§7.2). */
+  /** The client left before the task id was known: cancel the task as soon as a frame names it (docs/behaviour/cancel.md#client-disconnect). */
   cancelOnceTaskIsKnown = false;
   private sessionAnnounced = false;
   /** The task a CancelTask was sent for: a run cancels its task once, whichever path asks first. */
@@ -82,7 +82,7 @@ export class RunContext {
     return this.deps.clock.now();
   }
 
-  /** The ids every log line of this run carries (STYLE §2.7). */
+  /** The ids every log line of this run carries (CONTRIBUTING.md). */
   ids() {
     return {
       threadId: this.run.threadId,
@@ -97,14 +97,14 @@ export class RunContext {
     return this.deps.catalogue.render(key, (language && normalizeLanguage(language)) || this.run.language);
   }
 
-  /** Interrupt fallback texts use the input's own language (reference §1.6, T-EV 9). */
+  /** Interrupt fallback texts use the input's own language (docs/behaviour/http.md#languages). */
   readonly fallbackMessage = (
     key: 'permissionRequired' | 'inputRequired',
     language: string | undefined,
   ): string => this.render(key, language);
 
   /**
-   * Identity checks of reference §4.8 step 4 and persist-before-announce (§6.6): a new task or session id
+   * Identity checks of docs/behaviour/events.md#run-lifecycle step 4 and persist-before-announce (docs/behaviour/state.md#persist-before-announce): a new task or session id
    * is durable before any event of its frame is emitted.
    */
   async acceptIdentities(frame: UnwrappedFrame): Promise<void> {
@@ -131,7 +131,7 @@ export class RunContext {
     }
   }
 
-  /** `iac-code.session.v1` once: when the task and the session are both known, or `force`d (§4.9). */
+  /** `iac-code.session.v1` once: when the task and the session are both known, or `force`d (docs/behaviour/events.md#session-event). */
   *announceSession(force = false): Generator<BaseEvent> {
     if (this.sessionAnnounced || (!force && (!this.taskId || !this.sessionId))) return;
     this.sessionAnnounced = true;
@@ -150,7 +150,7 @@ export class RunContext {
     yield* this.emitToolResults();
   }
 
-  /** Synthetic results of answered question tools go out right after the session event (§4.4). */
+  /** Synthetic results of answered question tools go out right after the session event (docs/behaviour/events.md#tools). */
   *emitToolResults(): Generator<BaseEvent> {
     if (!this.sessionAnnounced) return;
     for (const result of this.pendingToolResults.splice(0)) {
@@ -158,7 +158,7 @@ export class RunContext {
     }
   }
 
-  /** Runs the scheduled sideband recovery once: the recovered events, mapped like live ones (§4.6). */
+  /** Runs the scheduled sideband recovery once: the recovered events, mapped like live ones (docs/behaviour/events.md#pipeline-recovery). */
   async *recoverPipelineIfScheduled(): AsyncGenerator<BaseEvent> {
     const afterSequence = this.scheduledRecoveryAfter;
     if (afterSequence === undefined || !this.taskId) return;
@@ -177,7 +177,7 @@ export class RunContext {
     };
   }
 
-  /** A recovery-critical write: on failure the task is cancelled and the run ends (reference §6.6). */
+  /** A recovery-critical write: on failure the task is cancelled and the run ends (docs/behaviour/state.md#persist-before-announce). */
   async persist(change: (state: ThreadState) => ThreadState, failureKey: MessageKey): Promise<void> {
     try {
       await this.deps.persistence.write(change);

@@ -2,7 +2,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import type { Face } from './run-request';
 
 /**
- * Injection token of the event hooks (issue #10): an array, in the order the host gave them. Hooks observe
+ * Injection token of the event hooks : an array, in the order the host gave them. Hooks observe
  * runs for audit logs or billing; they cannot change, delay or break a stream (see RunEventHooks).
  */
 export const RUN_EVENT_HOOKS = Symbol('RUN_EVENT_HOOKS');
@@ -23,7 +23,7 @@ export interface RunHookContext {
 export interface RunOutcomeReport {
   /**
    * `success`: RUN_FINISHED; `interrupt`: RUN_FINISHED waiting for input (resumable); `error`: RUN_ERROR
-   * (see `errorCode`); `disconnected`: the client left before a terminal event (reference §7.2).
+   * (see `errorCode`); `disconnected`: the client left before a terminal event (docs/behaviour/cancel.md#client-disconnect).
    */
   readonly outcome: 'success' | 'interrupt' | 'error' | 'disconnected';
   /** The RUN_ERROR code (an ErrorCode value) when `outcome` is `error`. */

@@ -66,7 +66,7 @@ export class HookedRun {
 }
 
 /**
- * Hands every AG-UI event and every run outcome to the RUN_EVENT_HOOKS (issue #10). The stream never
+ * Hands every AG-UI event and every run outcome to the RUN_EVENT_HOOKS . The stream never
  * waits for a hook and never sees its errors: hooks are observers, not middleware.
  */
 @Injectable()

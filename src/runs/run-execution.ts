@@ -13,7 +13,7 @@ import { userTurnMessage } from './user-turn-message';
 const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
 
 /**
- * One AG-UI run against A2A, as an async sequence of AG-UI events (reference §4.8): RUN_STARTED, the
+ * One AG-UI run against A2A, as an async sequence of AG-UI events (docs/behaviour/events.md#run-lifecycle): RUN_STARTED, the
  * durable Pipeline steps reopened, the new turn or the resume, and exactly one terminal event with every
  * span closed first — on error paths too, which the original adapter did not do.
  */
@@ -53,7 +53,7 @@ export class RunExecution {
   }
 
   /**
-   * The client went away before the terminal event (reference §7.2, §7.3): cancel the A2A task and make the
+   * The client went away before the terminal event (docs/behaviour/cancel.md#client-disconnect, docs/behaviour/cancel.md#client-disconnect): cancel the A2A task and make the
    * execution terminal — unless the run already ended, or interrupts are pending (a durable interrupt, or a
    * resume not yet accepted: both stay answerable). The thread is free again as soon as the execution is
    * terminal, before the CancelTask round trip; and within the cancel timeout whatever the kernel does.
@@ -63,7 +63,7 @@ export class RunExecution {
     this.disconnected = true;
     const { ctx } = this;
     if (this.hasPendingInterrupts()) {
-      // A resume not yet accepted: stop waiting for A2A, but cancel nothing and keep the interrupt (§9.2-15).
+      // A resume not yet accepted: stop waiting for A2A, but cancel nothing and keep the interrupt.
       ctx.abort.abort();
       return;
     }
@@ -107,7 +107,7 @@ export class RunExecution {
     return yield* consumeFrames(ctx, ctx.deps.gateway.sendStreamingMessage(message, ctx.abort.signal));
   }
 
-  /** reference §4.8 step 5. An interrupt already ended the run with RUN_FINISHED(interrupt). */
+  /** docs/behaviour/events.md#run-lifecycle step 5. An interrupt already ended the run with RUN_FINISHED(interrupt). */
   private async finish(end: StreamEnd): Promise<BaseEvent[]> {
     const { ctx } = this;
     if (end.kind === 'interrupted') {
@@ -132,7 +132,7 @@ export class RunExecution {
   }
 
   /**
-   * reference §4.8 step 6, with the spans closed first (the original left them open here). An unexpected
+   * docs/behaviour/events.md#run-lifecycle step 6, with the spans closed first (the original left them open here). An unexpected
    * failure cancels the A2A task unless interrupts are pending, which must stay answerable.
    */
   private async fail(error: unknown): Promise<BaseEvent[]> {

@@ -1,7 +1,7 @@
 import type { ThreadState } from '../threads/thread-state';
 
 /**
- * What a run makes durable while it streams (reference §6.6 "persist before announcing"). The run awaits
+ * What a run makes durable while it streams (docs/behaviour/state.md#persist-before-announce "persist before announcing"). The run awaits
  * a write before it emits the events that reveal its value; a rejection ends the run with
  * STATE_PERSISTENCE_FAILED and the A2A task cancelled.
  */
@@ -12,7 +12,7 @@ export interface RunPersistence {
   write(change: (state: ThreadState) => ThreadState): Promise<void>;
   /**
    * The run reached its end without a durable interrupt: the execution becomes terminal (best effort), with
-   * `last` applied first (the run's final Pipeline cursor, open steps and text digests, §4.8 step 7).
+   * `last` applied first (the run's final Pipeline cursor, open steps and text digests, docs/behaviour/events.md#run-lifecycle step 7).
    */
   markTerminal(last?: (state: ThreadState) => ThreadState): Promise<void>;
   /**

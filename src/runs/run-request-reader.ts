@@ -19,7 +19,7 @@ export interface RunRequestOrigin {
 }
 
 /**
- * Turns a request into a validated RunRequest in the order of reference §1.2: language, media type,
+ * Turns a request into a validated RunRequest in the order of docs/behaviour/http.md#request-checks: language, media type,
  * capped body, JSON, envelope, forwarded properties. The HTTP route runs it after the guard, so nothing
  * here is reached without a valid token; the WebSocket transport parses its text frame itself and shares
  * the body-to-RunRequest half (`languageOf`, `toRunRequest`), so both faces validate identically.
@@ -44,12 +44,12 @@ export class RunRequestReader {
     return this.toRunRequest(body, { face, language, ...(agentCoreSessionId ? { agentCoreSessionId } : {}) });
   }
 
-  /** The payload's language applies even to the envelope's own validation errors (reference §1.2 step 7). */
+  /** The payload's language applies even to the envelope's own validation errors (docs/behaviour/http.md#request-checks step 7). */
   languageOf(body: unknown, acceptLanguage: string | undefined): Language {
     return requestLanguage(preferredLanguageOf(body), acceptLanguage, this.config.processLanguage);
   }
 
-  /** Steps 6, 8 and 9 of reference §1.2 on a parsed JSON body; throws AguiError(INVALID_INPUT). */
+  /** Steps 6, 8 and 9 of docs/behaviour/http.md#request-checks on a parsed JSON body; throws AguiError(INVALID_INPUT). */
   toRunRequest(body: JsonBody, origin: RunRequestOrigin): RunRequest {
     const generic = this.genericPropsFor(body.value);
     const input = parseRunAgentInput(generic ? generic.body : body.value, {

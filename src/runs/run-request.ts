@@ -3,7 +3,7 @@ import type { IacCodeProps, RunAgentInput } from './input/parse-run-input';
 import type { RunPersistence } from './run-persistence';
 
 /**
- * Which face a run came in on: it decides how errors before the stream are rendered (DESIGN "Faces") and
+ * Which face a run came in on: it decides how errors before the stream are rendered (docs/architecture.md#decisions) and
  * labels the run's metrics. `ws` is AgentCore's WebSocket, whose refusals are RUN_ERROR frames.
  */
 export type Face = 'iac-code' | 'agentcore' | 'ws';
@@ -12,7 +12,7 @@ export type Face = 'iac-code' | 'agentcore' | 'ws';
 export interface RunRequest {
   readonly input: RunAgentInput;
   readonly props: IacCodeProps;
-  /** The body exactly as received: the run digest is computed over it (reference §6.4). */
+  /** The body exactly as received: the run digest is computed over it (docs/behaviour/state.md#digests). */
   readonly rawBody: string;
   readonly language: Language;
   readonly face: Face;
@@ -29,7 +29,7 @@ export interface RunRequest {
 export interface AdmittedRun {
   readonly input: RunAgentInput;
   readonly props: IacCodeProps;
-  /** The body exactly as received: resume answers are digested from it as Python parsed it (§6.4). */
+  /** The body exactly as received: resume answers are digested from it as Python parsed it (docs/behaviour/state.md#digests). */
   readonly rawBody: string;
   readonly language: Language;
   readonly threadId: string;
@@ -43,7 +43,7 @@ export interface AdmittedRun {
   readonly executionId: string;
   readonly contextId: string;
   readonly rosInvocationId: string;
-  /** The resolved workspace (reference §2.3 step 7). */
+  /** The resolved workspace (docs/behaviour/run-input.md#cwd step 7). */
   readonly cwd: string;
   /** The run's durable writes to its thread. */
   readonly persistence: RunPersistence;

@@ -32,7 +32,7 @@ import type { RunFlowControl } from './run-flow-control';
 
 /**
  * Admits runs and turns an admitted run into an Observable of AG-UI events. It composes the steps; the
- * steps live in input/, threads/, events/ and RunExecution (STYLE §2.9).
+ * steps live in input/, threads/, events/ and RunExecution (CONTRIBUTING.md).
  */
 @Injectable()
 export class RunService implements BeforeApplicationShutdown {
@@ -55,7 +55,7 @@ export class RunService implements BeforeApplicationShutdown {
     private readonly hooks: RunEventHooks,
   ) {}
 
-  /** Everything that can refuse a run before the response starts (reference §6.5), persisted before it starts. */
+  /** Everything that can refuse a run before the response starts (docs/behaviour/state.md#admission), persisted before it starts. */
   async admit(request: RunRequest): Promise<AdmittedRun> {
     if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
     const { input } = request;
@@ -66,7 +66,7 @@ export class RunService implements BeforeApplicationShutdown {
       this.config.homeDir,
       this.config.childEnvironment,
     ).catch((error: unknown) => {
-      // The specific workspace message is not surfaced at HTTP level (reference §1.2 step 9).
+      // The specific workspace message is not surfaced at HTTP level (docs/behaviour/http.md#request-checks step 9).
       throw error instanceof AguiError
         ? new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps')
         : error;
@@ -151,7 +151,7 @@ export class RunService implements BeforeApplicationShutdown {
 
   /**
    * Generic clients (IAC_CODE_AGUI_GENERIC_CLIENTS): the reader filled `iacCode` with this run's id as the
-   * invocation id. A resume must carry the interrupted turn's id, which admission checks (§6.5 step 7), so
+   * invocation id. A resume must carry the interrupted turn's id, which admission checks (docs/behaviour/state.md#admission step 7), so
    * it is read from the thread; a thread we have never seen keeps the run id and is refused as lost.
    */
   private async genericProps(request: RunRequest): Promise<IacCodeProps> {
@@ -218,7 +218,7 @@ export class RunService implements BeforeApplicationShutdown {
           for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
             if (!subscriber.closed) subscriber.next(next.value);
             observed.event(next.value);
-            // After the client has it; hooks are called, never awaited (issue #10).
+            // After the client has it; hooks are called, never awaited .
             hooked.event(next.value);
             const writable = subscriber.closed ? undefined : flow?.whenWritable();
             if (writable) await writable;
@@ -270,7 +270,7 @@ export class RunService implements BeforeApplicationShutdown {
 
   /**
    * The turn that replaced an execution cancels the task it still had bound, best effort: an expired
-   * interrupt (seed expiry), or a run that never ended its task (the service stopped mid-run).
+   * interrupt (they expired), or a run that never ended its task (the service stopped mid-run).
    */
   private cancelReplaced(taskId: string, threadId: string, failure: string): void {
     this.activity

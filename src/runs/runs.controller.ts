@@ -47,7 +47,7 @@ export class RunsController {
 
 /**
  * The AgentCore session id and the request id (the platform's, or the one generated for the logs) go
- * back as response headers, on refusals too, so a client can quote them (issue #6 item 3). Only ids that
+ * back as response headers, on refusals too, so a client can quote them (item 3). Only ids that
  * passed the log check (printable, bounded) are echoed.
  */
 function echoAgentCoreIds(request: Request, response: Response): void {

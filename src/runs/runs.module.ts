@@ -20,7 +20,7 @@ import { SseWriter } from './sse-writer';
   controllers: [RunsController],
   providers: [
     {
-      // The host's hooks (AguiGatewayModule options, issue #10), none by default.
+      // The host's hooks (AguiGatewayModule options), none by default.
       provide: RUN_EVENT_HOOKS,
       inject: [{ token: GATEWAY_PARTS, optional: true }, ModuleRef],
       useFactory: (parts: GatewayParts | undefined, moduleRef: ModuleRef): Promise<RunEventHook[]> =>

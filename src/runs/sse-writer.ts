@@ -8,7 +8,7 @@ import type { RunFlowControl } from './run-flow-control';
 import { HEARTBEAT_COMMENT, withHeartbeat } from './with-heartbeat';
 
 /**
- * Writes runs as SSE (reference §8): LF-only `data: <json>\n\n` frames through @ag-ui/encoder, constructed for
+ * Writes runs as SSE (docs/behaviour/sse.md): LF-only `data: <json>\n\n` frames through @ag-ui/encoder, constructed for
  * `text/event-stream` explicitly (given curl's wildcard Accept it would pick protobuf), plus the heartbeat
  * comment. `open` gives one response's stream, which is also the run's back-pressure.
  */

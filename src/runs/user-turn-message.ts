@@ -4,7 +4,7 @@ import { buildUserParts } from './input/user-message-parts';
 import type { AdmittedRun } from './run-request';
 
 /**
- * The A2A message carrying the run's newest user message (reference §3.2): a new turn, or with `taskId`
+ * The A2A message carrying the run's newest user message (docs/behaviour/a2a.md#the-message): a new turn, or with `taskId`
  * guidance for that live task. Throws INVALID_INPUT for a missing or unsupported user message.
  */
 export async function userTurnMessage(run: AdmittedRun, taskId?: string): Promise<A2aOutgoingMessage> {

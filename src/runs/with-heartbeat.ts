@@ -1,6 +1,6 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 
-/** The SSE comment written after each period of silence (reference §8): not an AG-UI event. */
+/** The SSE comment written after each period of silence (docs/behaviour/sse.md): not an AG-UI event. */
 export const HEARTBEAT_COMMENT = ': heartbeat\n\n';
 
 /**

@@ -21,7 +21,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /**
- * The request as the Python adapter canonicalised it before hashing (reference §6.4):
+ * The request as the Python adapter canonicalised it before hashing (docs/behaviour/state.md#digests):
  * `json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":"), ensure_ascii=False)`.
  * Lone surrogates are kept, as Python's `str` keeps them (the digest then refuses them).
  */
@@ -29,13 +29,13 @@ export function canonicalJson(rawBody: string): string {
   return canonicalJsonOfValue(parsePythonJson(rawBody));
 }
 
-/** Lower-case hex SHA-256 of the UTF-8 canonical JSON of a raw request body; the run digest of §6.4. */
+/** Lower-case hex SHA-256 of the UTF-8 canonical JSON of a raw request body; the run digest of docs/behaviour/state.md#digests. */
 export function canonicalDigest(rawBody: string): string {
   return digestCanonicalJson(canonicalJson(rawBody));
 }
 
 /**
- * The digest of a value built by code, e.g. an answer `{"status", "payload"}` (§6.4). Take `payload`
+ * The digest of a value built by code, e.g. an answer `{"status", "payload"}` (docs/behaviour/state.md#digests). Take `payload`
  * from `parsePythonJson` of the body when it may hold floats: a plain JavaScript `1` is hashed as the
  * int `1`, whatever the client wrote.
  */
@@ -60,7 +60,7 @@ export function canonicalJsonOfValue(value: PythonJsonValue): string {
 
 function digestCanonicalJson(json: string): string {
   // Python's .encode("utf-8") raises on a lone surrogate, and the adapter answers 400 INVALID_INPUT
-  // (§1.2 item 9); Node would hash U+FFFD instead and match a different request.
+  // (docs/behaviour/http.md#request-checks item 9); Node would hash U+FFFD instead and match a different request.
   if (LONE_SURROGATE.test(json)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps');
   return createHash('sha256').update(json, 'utf8').digest('hex');
 }

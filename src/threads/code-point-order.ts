@@ -1,7 +1,7 @@
 /**
  * Orders strings by Unicode code point, as Python compares `str`. JavaScript's default sort compares
  * UTF-16 code units, which puts astral-plane characters (surrogate pairs, 0xD800–0xDFFF) before
- * U+E000–U+FFFF; Python puts them after. Digests and state files must sort like Python (reference §6.4).
+ * U+E000–U+FFFF; Python puts them after. Digests and state files must sort like Python (docs/behaviour/state.md#digests).
  */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);

@@ -73,7 +73,7 @@ function request(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {
 const refusal = (code: ErrorCode, messageKey: string): AdmissionDecision =>
   ({ kind: 'refused', code, messageKey }) as AdmissionDecision;
 
-// reference §6.5 steps 3–9; the order of the rows' conditions is the order of the steps.
+// docs/behaviour/state.md#admission steps 3–9; the order of the rows' conditions is the order of the steps.
 const refusalRows: {
   name: string;
   state: ThreadState | undefined;
@@ -159,7 +159,7 @@ const refusalRows: {
     expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
   },
   {
-    name: 'resume with another rosInvocationId → EXECUTION_LOST (step 7, §2.6)',
+    name: 'resume with another rosInvocationId → EXECUTION_LOST (step 7, docs/behaviour/run-input.md#resume-requests)',
     state: withPending(),
     request: request({ isResume: true, rosInvocationId: 'inv-9' }),
     expected: refusal(ErrorCode.EXECUTION_LOST, 'resumeMismatch'),
@@ -359,7 +359,7 @@ describe('decideAdmission admissions', () => {
     expect(decision.state.execution).toHaveProperty('futureExecutionField', 'kept');
   });
 
-  it('treats an interrupt past its expiresAt as expired: rotates and names the task to cancel (§5.8 Gen A)', () => {
+  it('treats an interrupt past its expiresAt as expired: rotates and names the task to cancel (docs/behaviour/interrupts.md#expiry Gen A)', () => {
     const decision = decideAdmission(deepFreeze(withPending('2026-01-01T00:05:00Z')), request(), NOW);
     expect(decision).toMatchObject({
       kind: 'admitted',

@@ -3,19 +3,19 @@ import type { MessageKey } from '../i18n/message-key';
 import { contextIdForThread } from './thread-context-id';
 import type { ThreadExecution, ThreadState } from './thread-state';
 
-/** What admission needs to know about one run request, already validated and resolved (§6.5 steps 1–2). */
+/** What admission needs to know about one run request, already validated and resolved (docs/behaviour/state.md#admission steps 1–2). */
 export interface AdmissionRequest {
   threadId: string;
   runId: string;
-  /** `canonicalDigest` of the raw request body (§6.4). */
+  /** `canonicalDigest` of the raw request body (docs/behaviour/state.md#digests). */
   digest: string;
   /** The resolved workspace (`resolveCwd`), compared verbatim with the thread's binding. */
   cwd: string;
   userId: string | null;
   rosInvocationId: string;
-  /** The body has a `resume` array (any list, even empty, makes it a resume — §2.6). */
+  /** The body has a `resume` array (any list, even empty, makes it a resume — docs/behaviour/run-input.md#resume-requests). */
   isResume: boolean;
-  /** The registry's in-memory active-run slot for this thread is taken (never persisted, §6.5 step 5). */
+  /** The registry's in-memory active-run slot for this thread is taken (never persisted, docs/behaviour/state.md#admission step 5). */
   isThreadBusy: boolean;
   /**
    * `forwardedProps.iacCode.activeGuidance`: the run only adds user input to the live Pipeline task. It
@@ -54,10 +54,10 @@ export interface AdmissionRefusal {
 
 export interface AdmissionGranted {
   kind: 'admitted';
-  /** The state to persist before the response starts (§6.5 step 9); the run must not start if that fails. */
+  /** The state to persist before the response starts (docs/behaviour/state.md#admission step 9); the run must not start if that fails. */
   state: ThreadState;
   isNewThread: boolean;
-  /** The execution a new normal turn replaced (§6.5 step 8), now listed as terminal. */
+  /** The execution a new normal turn replaced (docs/behaviour/state.md#admission step 8), now listed as terminal. */
   rotatedExecutionId?: string;
   /**
    * Set when a resume reused the runId of the interrupted run: the run is recorded in `runDigests` and holds
@@ -66,8 +66,8 @@ export interface AdmissionGranted {
   internalRunId?: string;
   /**
    * Set when the replaced execution still had pending interrupts whose `expiresAt` had passed (seed
-   * expiry, DESIGN "Which generation"): the caller cancels this A2A task best-effort, as the expiry
-   * timer would have done (reference §5.8 Gen A).
+   * expiry, docs/architecture.md#decisions): the caller cancels this A2A task best-effort, as the expiry
+   * timer would have done (docs/behaviour/interrupts.md#expiry Gen A).
    */
   expiredTaskId?: string;
   /**
@@ -81,7 +81,7 @@ export interface AdmissionGranted {
 export type AdmissionDecision = AdmissionRefusal | AdmissionGranted;
 
 /**
- * The admission rules of reference §6.5, steps 3–9, in their order (which decides the error code a
+ * The admission rules of docs/behaviour/state.md#admission, steps 3–9, in their order (which decides the error code a
  * client sees when several apply). Pure: `state` is never modified; a refusal changes nothing, so
  * "roll back everything" on a failed write (step 9) means dropping `decision.state`.
  * Guidance runs follow the published adapter 0.16.0: lost on an unknown thread, idempotent by run id,
@@ -98,7 +98,7 @@ export function decideAdmission(
     if (request.isThreadBusy) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy');
     return { kind: 'admitted', state: recordRun(newThreadState(request), request), isNewThread: true };
   }
-  // Step 4: run ids are idempotency keys that survive restarts (§5.7). Own keys only: a runId of
+  // Step 4: run ids are idempotency keys that survive restarts (docs/behaviour/interrupts.md#replay). Own keys only: a runId of
   // "__proto__" must not find Object.prototype.
   if (Object.hasOwn(state.runDigests, request.runId)) {
     if (state.runDigests[request.runId] === request.digest)
@@ -131,7 +131,7 @@ export function decideAdmission(
   if (Object.keys(state.execution.pending).length > 0 && !hasExpired)
     return refuse(ErrorCode.RESUME_REQUIRED, 'resumeRequired');
   // Step 8: a new normal turn on an existing thread gets a new execution in the same A2A context and
-  // iac-code session (T-APP test_ordinary_new_turn_reuses_a2a_context_but_rotates_execution).
+  // iac-code session.
   const rotated = rotateExecution(bound, request);
   const boundTaskId = state.execution.taskId ?? undefined;
   return {
@@ -212,7 +212,7 @@ function bindAgentCoreSession(state: ThreadState, request: AdmissionRequest): Th
   return { ...state, agentCoreSessionId: request.agentCoreSessionId };
 }
 
-/** The earliest `expiresAt` among pending entries: the seed expires the whole execution at that time. */
+/** The earliest `expiresAt` among pending entries: the service expires the whole execution at that time. */
 function earliestExpiry(execution: ThreadExecution): number | undefined {
   const times = Object.values(execution.pending)
     .map((entry) => (entry.expiresAt === undefined ? NaN : Date.parse(entry.expiresAt)))
@@ -221,7 +221,7 @@ function earliestExpiry(execution: ThreadExecution): number | undefined {
 }
 
 /**
- * §6.5 step 8 with the old execution made terminal as at the end of a run (§4.8 step 7): listed in
+ * docs/behaviour/state.md#admission step 8 with the old execution made terminal as at the end of a run (docs/behaviour/events.md#run-lifecycle step 7): listed in
  * `terminalExecutionIds`, its task id kept as `lastTaskId`. Unknown execution keys ride along.
  */
 function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadState {

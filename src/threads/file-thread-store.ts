@@ -29,7 +29,7 @@ export interface FileThreadStoreOptions {
 
 /**
  * The embedded store: one owner-private JSON file per thread, `<stateDir>/threads/<stem>.json`
- * (reference §6.1, §6.7). Nothing is read at construction; a thread's file is read when that thread is
+ * (docs/behaviour/state.md#file-stems, docs/behaviour/state.md#atomic-writes). Nothing is read at construction; a thread's file is read when that thread is
  * asked for, so a damaged file answers STATE_UNAVAILABLE for its own thread only. Several processes may
  * share the directory for different threads; there is no cross-process lock on one thread.
  */
@@ -107,7 +107,7 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   }
 
   /**
-   * Atomic replace (§6.7): a temp file in the same directory, written and fsynced, renamed over the
+   * Atomic replace (docs/behaviour/state.md#atomic-writes): a temp file in the same directory, written and fsynced, renamed over the
    * target, then the directory fsynced so the rename itself survives a power cut. A reader (or a process
    * killed mid-write) sees the old document or the new one, never a mix; a failed write leaves the old
    * document and removes the temp file.
@@ -147,7 +147,7 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     return join(this.threadsDir, threadTempFileName(stem));
   }
 
-  /** State dir and threads/ are 0700 whatever the umask or a previous owner left (T-PER item 20). */
+  /** State dir and threads/ are 0700 whatever the umask or a previous owner left. */
   private async ensurePrivateDirs(): Promise<void> {
     await mkdir(this.threadsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     await chmod(this.stateDir, PRIVATE_DIR_MODE);

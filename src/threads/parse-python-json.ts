@@ -24,7 +24,7 @@ const SHORT_ESCAPES: Record<string, string> = {
 
 /**
  * Parses `text` the way Python's `json.loads` (strict mode) does, for digests that must match the
- * Python adapter's byte for byte (reference §6.4). Differences from `JSON.parse` that matter here:
+ * Python adapter's byte for byte (docs/behaviour/state.md#digests). Differences from `JSON.parse` that matter here:
  * numbers keep their literal text (`1.0` stays a float, big integers stay exact), duplicate keys keep
  * the last value (lossless-json refuses them, Python accepts them), and `NaN`/`Infinity`/`-Infinity`
  * are accepted. A leading UTF-8 BOM is skipped, as Python's `json.loads(bytes)` does.

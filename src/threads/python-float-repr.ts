@@ -1,5 +1,5 @@
 /**
- * Python's `repr(float)`, which `json.dumps` uses for floats (reference §6.4). Both languages print the
+ * Python's `repr(float)`, which `json.dumps` uses for floats (docs/behaviour/state.md#digests). Both languages print the
  * shortest digit string that reads back to the same double, so only the layout differs:
  * Python switches to exponent form when the decimal exponent is < -4 or >= 16 (`1e+16`, `1e-05`), pads
  * the exponent to two digits with a sign, and writes `.0` on integral values (`100000.0`).

@@ -1,6 +1,6 @@
 /**
  * A JSON value as Python's `json.loads` sees it. Numbers keep their source text, because Python tells
- * `1` (int, arbitrary precision) from `1.0` (float) and JavaScript cannot (reference §6.4).
+ * `1` (int, arbitrary precision) from `1.0` (float) and JavaScript cannot (docs/behaviour/state.md#digests).
  * Objects are plain string-keyed records; plain JavaScript numbers are also accepted where a value is
  * built by code rather than parsed (an integral number then counts as an int, any other as a float).
  */

@@ -18,7 +18,7 @@ const RETRY_MIN_MS = 2;
 const RETRY_JITTER_MS = 8;
 
 /**
- * The per-thread mutex of reference §6.7 ("one in-process async lock"), made cluster-wide: SET NX PX with a
+ * The per-thread mutex of docs/behaviour/state.md#atomic-writes ("one in-process async lock"), made cluster-wide: SET NX PX with a
  * random token, renewed while held so a long critical section (a cancel's CancelTask) keeps it, released
  * only by its own token. The compare-and-set on the document stays the safety net if a lock ever expires.
  */

@@ -32,10 +32,10 @@ interface CancelMessage {
 }
 
 /**
- * Thread state on Redis, for several replicas serving one thread space (DESIGN "Scale-out"). One hash per
- * thread holds the §6.2 document (the same canonical JSON as the file store) and its version; the registry
+ * Thread state on Redis, for several replicas serving one thread space (docs/architecture.md#decisions). One hash per
+ * thread holds the docs/behaviour/state.md#the-document document (the same canonical JSON as the file store) and its version; the registry
  * writes it only by compare-and-set, claims the run lease in the same atomic step, and fences a run's writes
- * with the lease token it got. Loads read the thread only (load on demand, reference §6.7).
+ * with the lease token it got. Loads read the thread only (load on demand, docs/behaviour/state.md#atomic-writes).
  */
 export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicationShutdown {
   readonly leaseRenewMs: number;
@@ -158,7 +158,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
 
   /**
    * Pub/sub rather than the lease holder polling: the run on another replica ends at once, and a message
-   * lost while a replica reconnects costs only the original's behaviour (reference §7.1 caveat: the run
+   * lost while a replica reconnects costs only the original's behaviour (docs/behaviour/cancel.md#cancel-route caveat: the run
    * ends when A2A reports the task cancelled).
    */
   onCancelPublished(listener: (threadId: string, executionId: string) => void): void {

@@ -1,7 +1,7 @@
 import type { ThreadState } from './thread-state';
 
 /**
- * The thread with its current execution ended (reference §7.1 step 4, §4.8 step 7): pending interrupts
+ * The thread with its current execution ended (docs/behaviour/cancel.md#cancel-route step 4, docs/behaviour/events.md#run-lifecycle step 7): pending interrupts
  * cleared, the task unbound and kept as `lastTaskId`, the execution listed as terminal once. Pure.
  */
 export function withExecutionTerminal(state: ThreadState): ThreadState {

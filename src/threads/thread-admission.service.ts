@@ -12,7 +12,7 @@ import type { ThreadState } from './thread-state';
 export interface ThreadAdmissionRequest {
   readonly threadId: string;
   readonly runId: string;
-  /** The body exactly as received (reference §6.4: the digest covers the whole raw request). */
+  /** The body exactly as received (docs/behaviour/state.md#digests: the digest covers the whole raw request). */
   readonly rawBody: string;
   readonly cwd: string;
   readonly userId: string | null;
@@ -42,7 +42,7 @@ export interface ThreadAdmission {
 const ADMISSION_ATTEMPTS = 3;
 
 /**
- * Admission of reference §6.5 under the thread's lock: load, decide (pure), persist, take the run slot.
+ * Admission of docs/behaviour/state.md#admission under the thread's lock: load, decide (pure), persist, take the run slot.
  * Persisted before the response starts; a failed write leaves memory untouched and answers 503.
  */
 @Injectable()

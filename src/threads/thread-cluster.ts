@@ -3,7 +3,7 @@ import { ErrorCode } from '../common/error-code';
 import type { ThreadState } from './thread-state';
 
 /**
- * Injection token of the cluster side of thread state (DESIGN "Decisions → Scale-out"). Bound to the Redis
+ * Injection token of the cluster side of thread state (docs/architecture.md#decisions). Bound to the Redis
  * store when `IAC_CODE_AGUI_STATE_STORE=redis`, to null with the file store: the registry then keeps its
  * in-process lock, cache and busy slot exactly as before.
  */
@@ -39,7 +39,7 @@ export interface ThreadClusterLock {
 
 /**
  * What several replicas need to share one thread space: a per-thread mutex, versioned documents written by
- * compare-and-set, run leases with fencing tokens, and a cancel broadcast (reference §6.5, §7.1).
+ * compare-and-set, run leases with fencing tokens, and a cancel broadcast (docs/behaviour/state.md#admission, docs/behaviour/cancel.md#cancel-route).
  */
 export interface ThreadCluster {
   /** How often a held run lease must be renewed (a fraction of its TTL). */

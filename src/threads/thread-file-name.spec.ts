@@ -12,7 +12,7 @@ import {
 const hexOf = (id: string) => Buffer.from(id, 'utf8').toString('hex');
 const sha256Of = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
 
-// reference §6.1 and T-PER items 23–26 (§9.2).
+// docs/behaviour/state.md#file-stems.
 const rows = [
   {
     name: 'UUID stays readable (item 23)',

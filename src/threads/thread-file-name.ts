@@ -4,7 +4,7 @@ import { ErrorCode } from '../common/error-code';
 
 const ENCODED_PREFIX = 'aguiid~';
 const HASHED_PREFIX = 'aguihash~';
-/** Longest stem kept readable-reversible; past it the id is hashed (reference §6.1 `_MAX_ATOMIC_FILE_STEM_LENGTH`). */
+/** Longest stem kept readable-reversible; past it the id is hashed (docs/behaviour/state.md#file-stems `_MAX_ATOMIC_FILE_STEM_LENGTH`). */
 const MAX_STEM_LENGTH = 200;
 /**
  * The longest file name most file systems allow (NAME_MAX). The atomic write's temp name is the Python
@@ -26,7 +26,7 @@ const WINDOWS_DEVICE_NAMES = new Set([
 ]);
 
 /**
- * The key of a thread's state (reference §6.1), compatible with the Python adapter's `_thread_file_stem`
+ * The key of a thread's state (docs/behaviour/state.md#file-stems), compatible with the Python adapter's `_thread_file_stem`
  * so both can share a state directory or Redis database:
  * - a lower-case id of `[A-Za-z0-9_.-]` is used as is, unless it is `.`/`..`, ends in a dot, or names a
  *   Windows device (`CON`, `com1.txt`, …);
@@ -41,7 +41,7 @@ export function threadStateKey(threadId: string): string {
   }
   if (isReadableId(threadId)) return threadId;
   // Python's `.encode("utf-8")` raises on a lone surrogate and the adapter answers 400 INVALID_INPUT
-  // (reference §1.2 item 9); Node would silently write U+FFFD and collide with another id's file.
+  // (docs/behaviour/http.md#request-checks item 9); Node would silently write U+FFFD and collide with another id's file.
   if (LONE_SURROGATE.test(threadId)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps');
   const encoded = `${ENCODED_PREFIX}${Buffer.from(threadId, 'utf8').toString('hex')}`;
   if (encoded.length <= MAX_STEM_LENGTH) return encoded;

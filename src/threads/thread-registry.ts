@@ -21,7 +21,7 @@ interface ActiveRun {
   readonly renewal?: NodeJS.Timeout;
 }
 
-/** A run's own writes name it, so that in cluster mode they are fenced by its lease (issue #12 item 3). */
+/** A run's own writes name it, so that in cluster mode they are fenced by its lease (item 3). */
 export interface CommitOptions {
   readonly runId?: string;
 }
@@ -30,7 +30,7 @@ export interface CommitOptions {
 const DEFAULT_THREAD_CACHE_SIZE = 10_000;
 
 /**
- * The in-memory side of thread state (reference §6.5, §6.7): one async lock per thread so no two requests
+ * The in-memory side of thread state (docs/behaviour/state.md#admission, docs/behaviour/state.md#atomic-writes): one async lock per thread so no two requests
  * interleave their read-modify-write, the active-run slot, and — with the file store — a cache of loaded
  * threads (load on demand, nothing read at start) and a slot that is deliberately not persisted.
  *
@@ -40,7 +40,7 @@ const DEFAULT_THREAD_CACHE_SIZE = 10_000;
  * only ever holds what is already durable (`commit` writes first). A pending interrupt does not keep a
  * thread in memory: its expiry timer holds the id only and loads the thread when it fires.
  *
- * With a `ThreadCluster` (the Redis store, DESIGN "Scale-out") the same API holds across replicas: the lock
+ * With a `ThreadCluster` (the Redis store, docs/architecture.md#decisions) the same API holds across replicas: the lock
  * also takes a Redis mutex, `load` always reads Redis (no cache: another replica may have written), `commit`
  * is a compare-and-set against the version that load saw, the slot is a lease with a TTL renewed while the
  * run streams, and a cancel is broadcast to the replica streaming the run.
@@ -135,7 +135,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   }
 
   /**
-   * Admission's write (reference §6.5 step 9) and the active-run slot, as one step. In cluster mode one
+   * Admission's write (docs/behaviour/state.md#admission step 9) and the active-run slot, as one step. In cluster mode one
    * atomic compare-and-set that also claims the lease: THREAD_BUSY if another replica holds it,
    * ThreadWriteConflictError if the document moved.
    */
@@ -167,7 +167,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   }
 
   /** Called after every durable write (and after a load), e.g. to arm the interrupt expiry timer. */
-  /** State-write latency (issue #8), and the pending interrupts of the threads this replica has seen. */
+  /** State-write latency , and the pending interrupts of the threads this replica has seen. */
   private async timed(write: () => Promise<void>): Promise<void> {
     const started = performance.now();
     try {
@@ -204,7 +204,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
     if (active?.runId === runId) active.cancel = cancel;
   }
 
-  /** Ends the thread's active run, if it belongs to that execution (the cancel extension, §7.1), on any replica. */
+  /** Ends the thread's active run, if it belongs to that execution (the cancel extension, docs/behaviour/cancel.md#cancel-route), on any replica. */
   cancelActiveRun(threadId: string, executionId: string): void {
     this.cancelLocalRun(threadId, executionId);
     this.cluster?.publishCancel(threadId, executionId).catch((error: unknown) =>

@@ -11,7 +11,7 @@ import type { ThreadState } from './thread-state';
 const WRITE_ATTEMPTS = 3;
 
 /**
- * One run's writes to its thread (reference §6.6, §4.8 step 7), each under the thread's lock and each
+ * One run's writes to its thread (docs/behaviour/state.md#persist-before-announce, docs/behaviour/events.md#run-lifecycle step 7), each under the thread's lock and each
  * durable before the caller goes on. Only the run's own execution is ever changed: if the execution was
  * replaced meanwhile (a cancel made it terminal), the write is refused.
  */
@@ -58,7 +58,7 @@ export class ThreadRunState implements RunPersistence {
     try {
       await this.write((current) => withExecutionTerminal(last(current)), insideLock);
     } catch (error) {
-      // Best effort (reference §6.6): the run already ended; a later turn rotates the execution anyway.
+      // Best effort (docs/behaviour/state.md#persist-before-announce): the run already ended; a later turn rotates the execution anyway.
       this.logger.warn({
         msg: 'could not mark the execution terminal',
         threadId: this.current.threadId,

@@ -111,7 +111,7 @@ const invalidRows: { name: string; mutate: Mutation }[] = [
 ];
 
 describe('validateThreadState', () => {
-  it('accepts the §6.2 layout', () => {
+  it('accepts the docs/behaviour/state.md#the-document layout', () => {
     const state = validateThreadState(validDocument(), 'thread-1');
     expect(state.execution.pending['permission-1'].expiresAt).toBe('2026-01-01T00:09:00Z');
     expect(state.execution.pipelineSequence).toBe(3);

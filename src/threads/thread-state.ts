@@ -5,7 +5,7 @@ import { compareCodePoints } from './code-point-order';
 export const THREAD_STATE_SCHEMA_VERSION = 1;
 
 /**
- * The only keys of an A2A input kept in a pending entry (reference §6.3 `_PERSISTED_INPUT_FIELDS`):
+ * The only keys of an A2A input kept in a pending entry (docs/behaviour/state.md#never-stored `_PERSISTED_INPUT_FIELDS`):
  * an allow-list, so tool inputs and anything secret an upstream might add are never written to disk.
  */
 export const PERSISTED_INPUT_FIELDS: ReadonlySet<string> = new Set([
@@ -36,13 +36,13 @@ export const PERSISTED_INPUT_FIELDS: ReadonlySet<string> = new Set([
   'selector',
 ]);
 
-/** The persisted projection of one A2A input (§6.3); `inputId` equals the entry's key. */
+/** The persisted projection of one A2A input (docs/behaviour/state.md#never-stored); `inputId` equals the entry's key. */
 export type PersistedInput = { inputId: string } & Record<string, unknown>;
 
 export interface PendingInterruptEntry {
   value: PersistedInput;
   sideband: boolean;
-  /** ISO-8601 UTC (`…Z`); the interrupt TTL of the seed (DESIGN "Which generation": Gen A expiry). */
+  /** ISO-8601 UTC (`…Z`); the interrupt TTL (docs/architecture.md#decisions: Gen A expiry). */
   expiresAt?: string;
 }
 
@@ -83,8 +83,8 @@ export interface AppliedResumeDigest {
 }
 
 /**
- * One thread's durable state: the Gen B layout of reference §6.2, plus `expiresAt` on pending entries
- * and `agentCoreSessionId` (DESIGN "Which generation"). Keys this version does not know, found in a
+ * One thread's durable state: the Gen B layout of docs/behaviour/state.md#the-document, plus `expiresAt` on pending entries
+ * and `agentCoreSessionId` (docs/architecture.md#decisions). Keys this version does not know, found in a
  * loaded file, stay on the objects as extra own properties and are written back: update a state with
  * spreads (`{ ...state, execution: { ...state.execution, taskId } }`), never by rebuilding it field by
  * field, or they are lost.
@@ -101,7 +101,7 @@ export interface ThreadState {
   /** Added by this service: the AgentCore session the thread is bound to (IAC_CODE_AGUI_SESSION_BINDING). */
   agentCoreSessionId?: string | null;
   execution: ThreadExecution;
-  /** runId → canonical request digest (§6.4). */
+  /** runId → canonical request digest (docs/behaviour/state.md#digests). */
   runDigests: Record<string, string>;
   /** Sorted by (executionId, interruptId) when written. */
   appliedResumeDigests: AppliedResumeDigest[];
@@ -110,7 +110,7 @@ export interface ThreadState {
 }
 
 /**
- * Checks a parsed state document as the Python adapter's `_restore_thread_state` does (§6.2) and
+ * Checks a parsed state document as the Python adapter's `_restore_thread_state` does (docs/behaviour/state.md#the-document) and
  * returns a normalised copy: defaults filled in, invalid run-digest entries dropped, pending values cut
  * to the persisted projection, unknown keys kept. Any other defect throws
  * `AguiError(STATE_UNAVAILABLE)`: a damaged file blocks its own thread only, never the service.
@@ -138,7 +138,7 @@ export function validateThreadState(doc: unknown, threadId: string): ThreadState
 }
 
 /**
- * The file text of a state (§6.2): keys sorted by code point at every level, 2-space indent, non-ASCII
+ * The file text of a state (docs/behaviour/state.md#the-document): keys sorted by code point at every level, 2-space indent, non-ASCII
  * kept, NaN refused, trailing newline — what Python's `json.dumps(sort_keys=True, indent=2,
  * ensure_ascii=False)` writes. Set-like arrays are sorted and de-duplicated, as the Python adapter
  * holds them in sets. Written by hand because `JSON.stringify` puts integer-like keys (a runId "10")
@@ -210,7 +210,7 @@ function validateAppliedDigest(raw: unknown): AppliedResumeDigest {
 }
 
 function validRunDigests(raw: Record<string, unknown>): Record<string, string> {
-  // Invalid entries are dropped, not fatal (§6.2), exactly as the Python adapter does.
+  // Invalid entries are dropped, not fatal (docs/behaviour/state.md#the-document), exactly as the Python adapter does.
   return Object.fromEntries(
     Object.entries(raw).filter(
       (entry): entry is [string, string] => entry[0] !== '' && isNonEmptyString(entry[1]),

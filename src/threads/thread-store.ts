@@ -1,16 +1,16 @@
 import type { ThreadState } from './thread-state';
 
-/** Injection token of the thread store (STYLE §2.3): consumers write `@Inject(THREAD_STORE)`. */
+/** Injection token of the thread store (CONTRIBUTING.md): consumers write `@Inject(THREAD_STORE)`. */
 export const THREAD_STORE = Symbol('THREAD_STORE');
 
 /**
- * Durable per-thread state (reference §6). Implementations: `FileThreadStore` (embedded default) and a
+ * Durable per-thread state (docs/behaviour/state.md). Implementations: `FileThreadStore` (embedded default) and a
  * Redis store for scale-out; every one runs `test/support/thread-store.contract.ts`.
  * Every failure is `AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable')` (503), scoped to the
  * thread it concerns. Caching, the per-thread lock and the busy slot live in the registry, not here.
  */
 export interface ThreadStore {
-  /** The thread's state, or undefined if it has none. Reads that thread only (load on demand, §6.7). */
+  /** The thread's state, or undefined if it has none. Reads that thread only (load on demand, docs/behaviour/state.md#atomic-writes). */
   load(threadId: string): Promise<ThreadState | undefined>;
   /** Replaces the thread's state atomically: a reader sees the old or the new document, never a mix. */
   save(state: ThreadState): Promise<void>;

@@ -41,7 +41,7 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
         moduleRef: ModuleRef,
         clock: Clock,
       ): ThreadStore | Promise<ThreadStore> =>
-        // A host's store (AguiGatewayModule options, issue #10) replaces the configured one.
+        // A host's store (AguiGatewayModule options) replaces the configured one.
         // loadConfig refuses `redis` without a URL, so redisUrl is set here.
         parts?.threadStore
           ? resolveGatewayPart(parts.threadStore, moduleRef)
@@ -57,7 +57,7 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
             : new FileThreadStore(config.stateDir, { clock }),
     },
     {
-      // The same Redis store seen as a cluster (DESIGN "Scale-out"); null keeps the registry in-process.
+      // The same Redis store seen as a cluster (docs/architecture.md#decisions); null keeps the registry in-process.
       provide: THREAD_CLUSTER,
       inject: [THREAD_STORE],
       useFactory: (store: ThreadStore) => (store instanceof RedisThreadStore ? store : null),

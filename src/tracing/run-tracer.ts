@@ -1,7 +1,7 @@
 /** Attribute values a span accepts; undefined values are dropped. */
 export type TraceAttributes = Readonly<Record<string, string | number | boolean | undefined>>;
 
-/** What a run span records about its run (the ids a reader needs, as in the logs: STYLE §2.7). */
+/** What a run span records about its run (the ids a reader needs, as in the logs: CONTRIBUTING.md). */
 export interface RunSpanAttributes {
   readonly threadId: string;
   readonly runId: string;
@@ -24,7 +24,7 @@ export interface TraceSpan {
 }
 
 /**
- * Optional OpenTelemetry tracing (issue #8, IAC_CODE_AGUI_TRACING): a span per run and per A2A call, and
+ * Optional OpenTelemetry tracing (IAC_CODE_AGUI_TRACING): a span per run and per A2A call, and
  * W3C trace context for the A2A upstream. Injected by class; with tracing off it is a no-op that allocates
  * nothing per run.
  */

@@ -7,7 +7,7 @@ import { OtelRunTracer } from './otel-run-tracer';
 import { RunTracer } from './run-tracer';
 
 /**
- * Provides RunTracer: OpenTelemetry when IAC_CODE_AGUI_TRACING=true, else the no-op (issue #8). Modules
+ * Provides RunTracer: OpenTelemetry when IAC_CODE_AGUI_TRACING=true, else the no-op . Modules
  * that start spans (runs, a2a) import this module and inject RunTracer by class.
  */
 @Module({

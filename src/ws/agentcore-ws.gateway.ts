@@ -23,7 +23,7 @@ import { WsRunChannel, type WsRunPort } from './ws-run-channel';
 type UpgradeRequest = IncomingMessage & { agentCoreContext?: WsConnectionContext };
 
 /**
- * AgentCore's `/ws` route (issue #6 item 4, agui-1.0-and-agentcore.md §5.1, §5.5 item 5) on the HTTP
+ * AgentCore's `/ws` route (item 4, docs/behaviour/agentcore.md) on the HTTP
  * server's port, through @nestjs/platform-ws. The handshake is where auth happens, so a refused client
  * gets an HTTP 401 with the challenge (AgentCore: errors before the upgrade are HTTP statuses), never an
  * open socket. Each connection gets a WsRunChannel over the same RunRequestReader and RunService as

@@ -1,5 +1,5 @@
 /**
- * AgentCore closes a WebSocket with 1009 when a frame is over 32 KB (agui-1.0-and-agentcore.md §5.1), and
+ * AgentCore closes a WebSocket with 1009 when a frame is over 32 KB (docs/behaviour/agentcore.md), and
  * a MESSAGES_SNAPSHOT or a large tool result easily is. A larger text message therefore goes out as one
  * text frame plus continuation frames (RFC 6455 §5.4), each payload at most this many bytes: 1 KiB under
  * 32 KiB, so even with the 14-byte frame header a frame stays under 32 KB by either definition.

@@ -10,14 +10,14 @@ import {
 export interface WsConnectionContext {
   readonly requestId: string;
   readonly agentCoreSessionId?: string;
-  /** `?closeAfterRun=true`: one run per socket, as the AWS reference server does (§5.2). */
+  /** `?closeAfterRun=true`: one run per socket, as the AWS reference server does (docs/behaviour/agentcore.md#websocket). */
   readonly closeAfterRun: boolean;
   readonly acceptLanguage?: string;
 }
 
 /**
  * Reads the connection's ids from the upgrade request. A browser cannot set headers on a WebSocket and
- * AgentCore's presigned URLs carry the session id as a query parameter (agui-1.0-and-agentcore.md §5.1), so
+ * AgentCore's presigned URLs carry the session id as a query parameter (docs/behaviour/agentcore.md), so
  * each id is taken from its header, else from a query parameter of the same name (any letter case). The
  * values pass the same check as the log fields. Pure: the id generator comes in.
  */

@@ -14,7 +14,7 @@ import type { JsonBody } from '../runs/read-json-body';
 import { splitUtf8Frame } from './split-utf8-frame';
 import type { WsConnectionContext } from './ws-connection-context';
 
-/** RFC 6455 close codes used here (DESIGN "Faces", issue #6 item 4). */
+/** RFC 6455 close codes used here (docs/architecture.md#decisions item 4). */
 export const WsCloseCode = {
   NORMAL: 1000,
   GOING_AWAY: 1001,
@@ -50,8 +50,8 @@ export interface WsRunChannelOptions {
 
 /**
  * One AgentCore WebSocket connection: RunAgentInput text frames in, one `data: <json>\n\n` text frame per
- * AG-UI event out (the framing the AWS Python reference sends, §5.2), runs one after another on the same
- * socket (a resume, the next turn), unlike the reference's one run per connection. An input that arrives
+ * AG-UI event out (the framing the AWS Python reference sends, docs/behaviour/agentcore.md#websocket), runs one after another on the same
+ * socket (a resume, the next turn), unlike the AWS reference server's one run per connection. An input that arrives
  * while a run streams waits until that run's terminal event (at most MAX_QUEUED_WS_INPUTS of them), so no
  * frame of another run is ever interleaved into it; one beyond that is refused with RUN_ERROR THREAD_BUSY
  * (`socketBusy`), sent between runs for the same reason. Admission refusals are
@@ -76,7 +76,7 @@ export class WsRunChannel {
     private readonly runs: WsRunPort,
     private readonly options: WsRunChannelOptions,
   ) {
-    // A protocol ping on the heartbeat interval: any frame resets AgentCore's idle timeout (§5.1).
+    // A protocol ping on the heartbeat interval: any frame resets AgentCore's idle timeout (docs/behaviour/interrupts.md#from-input-required-to-interrupts).
     this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs);
     this.heartbeat.unref();
     // Socket events do not run in the connection's async context: each handler enters it again.

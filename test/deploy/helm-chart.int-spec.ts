@@ -22,7 +22,7 @@ import {
   secretValues,
 } from './support/k8s-manifests';
 
-/** The variables the service reads: the property names of EnvironmentDto (DESIGN "Environment"). */
+/** The variables the service reads: the property names of EnvironmentDto (docs/architecture.md#decisions). */
 const SERVICE_VARIABLES = new Set(
   [
     ...fs

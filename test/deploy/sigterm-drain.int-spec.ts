@@ -23,7 +23,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Graceful shutdown of the real process (issue #7): SIGTERM to `node dist/main.js` with one active run and
+ * Graceful shutdown of the real process : SIGTERM to `node dist/main.js` with one active run and
  * one run parked at a durable interrupt.
  */
 describe('SIGTERM drains the service and exits 0', () => {

@@ -5,7 +5,7 @@ import { PLAYGROUND_PAGE_DIR } from '../../src/playground/playground-page-dir';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 
 /**
- * `GET /playground` and its files over HTTP (issue #11): open without the bearer token, only when
+ * `GET /playground` and its files over HTTP : open without the bearer token, only when
  * `IAC_CODE_AGUI_PLAYGROUND` is on, and only the files of the built page. A small page of the test's own
  * stands in for the Vite build.
  */

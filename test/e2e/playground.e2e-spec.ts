@@ -7,7 +7,7 @@ import { PLAYGROUND_PAGE_DIR } from '../../src/playground/playground-page-dir';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 
 /**
- * The browser playground (issue #11) driven by Debian's Chromium through playwright-core (no browser is
+ * The browser playground  driven by Debian's Chromium through playwright-core (no browser is
  * downloaded; scripts/test-setup.sh, which `npm test` runs first, installs the `chromium` package). The
  * service runs on its demo agent with a bearer token, and the page talks to it with HttpAgent, as a user would.
  */

@@ -18,7 +18,7 @@ interface Ping {
   time_of_last_update: number;
 }
 
-/** The AgentCore HTTP face (issue #6 items 1–3, 5): raw fetch, so statuses, headers and bodies are visible. */
+/** The AgentCore HTTP face (items 1–3, 5): raw fetch, so statuses, headers and bodies are visible. */
 describe('AgentCore /invocations and /ping', () => {
   let upstream: KernelUpstream;
   let gateway: RunningGateway;

@@ -7,7 +7,7 @@ import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 
 /**
- * A client that stops reading must not make the gateway buffer the whole run (issue #9 item 2): the run stops
+ * A client that stops reading must not make the gateway buffer the whole run (item 2): the run stops
  * pulling events, so the upstream stops being read too; once the client reads again, everything arrives.
  */
 describe('back-pressure from a slow SSE client', () => {

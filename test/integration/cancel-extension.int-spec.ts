@@ -17,7 +17,7 @@ const sessionOf = (events: BaseEvent[]): SessionValue | undefined =>
     }
   )?.value;
 
-/** The cancel extension (reference §1.4, §7.1) with DESIGN's stricter error statuses. */
+/** The cancel extension (docs/behaviour/cancel.md#cancel-route, docs/behaviour/cancel.md#cancel-route) with the stricter error statuses. */
 describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
   let upstream: Upstream;
   let stateDir: string;
@@ -49,7 +49,7 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
       .filter((entry) => entry.rpcMethod === 'CancelTask')
       .map((entry) => (entry.body as { params: { id: string } }).params.id);
 
-  /** The execution and task bound on disk for a thread, once the run has persisted its task id (§6.6). */
+  /** The execution and task bound on disk for a thread, once the run has persisted its task id (docs/behaviour/state.md#persist-before-announce). */
   const boundExecution = (threadId: string): SessionValue | undefined => {
     try {
       const { execution } = JSON.parse(

@@ -56,7 +56,7 @@ describe('FileThreadStore on disk', () => {
     );
   });
 
-  it('makes the directories 0700 and the file 0600, even if they existed wider (T-PER item 20)', async () => {
+  it('makes the directories 0700 and the file 0600, even if they existed wider', async () => {
     await chmod(stateDir, 0o755);
     await mkdir(join(stateDir, 'threads'), { mode: 0o777 });
     await chmod(join(stateDir, 'threads'), 0o777);
@@ -172,7 +172,7 @@ describe('FileThreadStore on disk', () => {
     },
   );
 
-  it('stores no message text or secret of an admitted request (§6.3)', async () => {
+  it('stores no message text or secret of an admitted request (docs/behaviour/state.md#never-stored)', async () => {
     const secrets = [
       'Deploy my secret bucket',
       'sk-llm-key-123',

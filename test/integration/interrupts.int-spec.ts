@@ -38,7 +38,7 @@ const sessionOf = (events: BaseEvent[]): Session | undefined =>
     }
   )?.value;
 
-/** Human in the loop end to end (issue #4): reference §5, §7.1, §9.1 and §9.2, against the kernel-like process. */
+/** Human in the loop end to end : docs/behaviour/interrupts.md, docs/behaviour/cancel.md#cancel-route, against the kernel-like process. */
 describe('interrupts and resume', () => {
   let upstream: KernelUpstream;
   let stateDir: string;
@@ -81,7 +81,7 @@ describe('interrupts and resume', () => {
   });
   afterAll(() => upstream?.close());
 
-  it('ends at a durable permission interrupt, then sends the exact DataPart to the same task (§9.1-3, §9.2-2/3)', async () => {
+  it('ends at a durable permission interrupt, then sends the exact DataPart to the same task', async () => {
     const gateway = await start();
     const { interrupts, session } = await interruptRun(gateway, 'perm-1');
     expect(interrupts).toHaveLength(1);
@@ -111,7 +111,7 @@ describe('interrupts and resume', () => {
     const expiresIn = Date.parse(interrupt.expiresAt as string) - Date.now();
     expect(expiresIn).toBeGreaterThan(530_000);
     expect(expiresIn).toBeLessThanOrEqual(540_000);
-    // Durable before the terminal event, and nothing was cancelled (§7.3).
+    // Durable before the terminal event, and nothing was cancelled (docs/behaviour/cancel.md#client-disconnect).
     const parked = readThread(stateDir, 'perm-1');
     expect(Object.keys(parked.execution.pending)).toEqual(['permission-1']);
     expect(parked.execution.pending['permission-1'].expiresAt).toBe(interrupt.expiresAt);
@@ -159,7 +159,7 @@ describe('interrupts and resume', () => {
     expect(done.terminalExecutionIds).toContain(session.executionId);
   });
 
-  it('refuses an invalid payload without sending anything, and accepts the corrected one (§9.1-5)', async () => {
+  it('refuses an invalid payload without sending anything, and accepts the corrected one', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-invalid');
     const invalid = await postResume(gateway.url, 'perm-invalid', 'run-2', [
@@ -180,19 +180,19 @@ describe('interrupts and resume', () => {
 
   it.each([
     {
-      name: 'an empty answer stream (§9.1-6)',
+      name: 'an empty answer stream',
       fault: { method: 'SendStreamingMessage', mode: 'empty-stream' as const },
       code: 'A2A_UNAVAILABLE',
       message: 'The A2A permission response was not accepted.',
     },
     {
-      name: 'a JSON-RPC error frame (§9.1-7)',
+      name: 'a JSON-RPC error frame',
       fault: { method: 'SendStreamingMessage', mode: 'rpc-error' as const },
       code: 'A2A_UNAVAILABLE',
       message: 'The local A2A execution service rejected the interrupt response.',
     },
     {
-      name: 'a retryable backup-not-ready error (§9.1-8)',
+      name: 'a retryable backup-not-ready error',
       fault: {
         method: 'SendStreamingMessage',
         mode: 'rpc-error' as const,
@@ -202,7 +202,7 @@ describe('interrupts and resume', () => {
       message: 'Session backup is still synchronizing. Retry after 3 seconds.',
     },
     {
-      name: 'an HTTP 500 before the first frame (§9.1-21)',
+      name: 'an HTTP 500 before the first frame',
       fault: { method: 'SendStreamingMessage', mode: 'http-500' as const },
       code: 'A2A_UNAVAILABLE',
       message: 'The local A2A execution service is unavailable.',
@@ -226,7 +226,7 @@ describe('interrupts and resume', () => {
 
   it.each([
     {
-      name: 'a JSON-RPC error (§9.1-12)',
+      name: 'a JSON-RPC error',
       mode: 'rpc-error' as const,
       message: 'The local A2A execution service rejected the interrupt response.',
     },
@@ -259,7 +259,7 @@ describe('interrupts and resume', () => {
     },
   );
 
-  it('keeps the interrupt when the client leaves while its answer is still unanswered by A2A (§9.2-15)', async () => {
+  it('keeps the interrupt when the client leaves while its answer is still unanswered by A2A', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-leave');
     // A2A holds the answer back for a while (then fails it): the client leaves in between.
@@ -292,7 +292,7 @@ describe('interrupts and resume', () => {
     expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 
-  it('stops at the session restore preflight when the backup is not ready, sending nothing (§9.1-9)', async () => {
+  it('stops at the session restore preflight when the backup is not ready, sending nothing', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-restore');
     await upstream.setEnsureRestoredMode('not-ready-once');
@@ -309,7 +309,7 @@ describe('interrupts and resume', () => {
     expect(Object.keys(readThread(stateDir, 'perm-restore').execution.pending)).toEqual(['permission-1']);
   });
 
-  it('answers EXECUTION_LOST when the kernel cannot restore the session, before GetTask (§9.2-10)', async () => {
+  it('answers EXECUTION_LOST when the kernel cannot restore the session, before GetTask', async () => {
     const gateway = await start();
     await interruptRun(gateway, 'perm-lost');
     await upstream.setEnsureRestoredMode('unsupported');
@@ -325,7 +325,7 @@ describe('interrupts and resume', () => {
     ]);
   });
 
-  it('refuses incomplete, duplicate, unknown, wrong-owner and repeated resumes, sending one DataPart in all (§9.2-17)', async () => {
+  it('refuses incomplete, duplicate, unknown, wrong-owner and repeated resumes, sending one DataPart in all', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-rules');
     const refusals = [
@@ -378,7 +378,7 @@ describe('interrupts and resume', () => {
     expect(await answersTo(upstream, session.taskId)).toHaveLength(1);
   });
 
-  it('sends a question answer as text to the same task and closes the question tool once (§9.1-15)', async () => {
+  it('sends a question answer as text to the same task and closes the question tool once', async () => {
     const gateway = await start();
     const { interrupts, session } = await interruptRun(gateway, 'question-1', 'question');
     const [question] = interrupts;
@@ -412,7 +412,7 @@ describe('interrupts and resume', () => {
     expect(results[0]).toMatchObject({ content: 'Plan B' });
   });
 
-  it('ends with RUN_ERROR CANCELLED and cancels the task when a question is cancelled (§5.6)', async () => {
+  it('ends with RUN_ERROR CANCELLED and cancels the task when a question is cancelled (docs/behaviour/interrupts.md#forwarding-answers)', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'question-cancel', 'question');
     const resumed = await postResume(gateway.url, 'question-cancel', 'run-2', [
@@ -429,7 +429,7 @@ describe('interrupts and resume', () => {
     expect(readThread(stateDir, 'question-cancel').execution.pending).toEqual({});
   });
 
-  it('answers a permission on a fresh instance after a restart, once, in the preflight order (§9.2-6)', async () => {
+  it('answers a permission on a fresh instance after a restart, once, in the preflight order', async () => {
     const first = await start();
     const { session } = await interruptRun(first, 'perm-restart');
     await first.close();
@@ -486,7 +486,7 @@ describe('interrupts and resume', () => {
     expect(readThread(stateDir, 'two-1').execution.pending).toEqual({});
   });
 
-  it('cancels the task and emits no interrupt when the interrupt cannot be persisted (§9.2-18)', async () => {
+  it('cancels the task and emits no interrupt when the interrupt cannot be persisted', async () => {
     const gateway = await start((builder) =>
       builder.overrideProvider(THREAD_STORE).useFactory({
         factory: (): ThreadStore => {
@@ -521,7 +521,7 @@ describe('interrupts and resume', () => {
     expect(cancels.map((p) => p.id)).toContain(taskId);
   });
 
-  describe('seed expiry with an injected clock (raw HTTP: HttpAgent refuses to send past expiresAt itself)', () => {
+  describe('interrupt expiry with an injected clock (raw HTTP: HttpAgent refuses to send past expiresAt itself)', () => {
     const clock = new FakeClock();
     const startWithClock = () => start((builder) => builder.overrideProvider(CLOCK).useValue(clock));
 

@@ -10,8 +10,7 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
 import type { Json } from '../support/interrupt-helpers';
 
 /**
- * The scripted kernel stops for the user as the iac-code kernel does (kernel wire doc "Where inputs
- * travel", "Permission answers are checked strictly", "Extension routes"): permission and question
+ * The scripted kernel stops for the user as the iac-code kernel does (docs/behaviour/a2a.md#the-kernels-own-behaviour, "Permission answers are checked strictly", "Extension routes"): permission and question
  * interrupts, a direct + sideband pair, a Pipeline with a sideband permission and its recovery route,
  * session restore, and the faults resume tests inject.
  */
@@ -109,7 +108,7 @@ async function startTask(text: string): Promise<{ task: Task; frames: Json[] }> 
   return { task: { id: opened.id, contextId: opened.contextId, sessionId }, frames };
 }
 
-/** The answer the gateway sends for a permission (reference §5.6), as a SendMessage params object. */
+/** The answer the gateway sends for a permission (docs/behaviour/interrupts.md#forwarding-answers), as a SendMessage params object. */
 function permissionAnswer(task: Task, input: Json, decision: string): Json {
   return {
     message: {
@@ -135,7 +134,7 @@ function permissionAnswer(task: Task, input: Json, decision: string): Json {
   };
 }
 
-/** The permission value of reference §5.1 / §9 intro, for this task. */
+/** The permission value of docs/behaviour/interrupts.md#from-input-required-to-interrupts, for this task. */
 function expectedPermission(task: Task, overrides: Json = {}): Json {
   return {
     schemaVersion: 1,
@@ -269,7 +268,7 @@ describe('permission', () => {
 
       const exact = permissionAnswer(task, input, 'allow_once');
       const frames = await streamFrames('SendStreamingMessage', exact);
-      // The first frame of a continuation is the stored INPUT_REQUIRED snapshot (a2a-js-sdk.md §2.4).
+      // The first frame of a continuation is the stored INPUT_REQUIRED snapshot (docs/behaviour/a2a.md#sdk-notes).
       expect(frames.map(labelOf)).toEqual([
         'task:INPUT_REQUIRED',
         'WORKING',

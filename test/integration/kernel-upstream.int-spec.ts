@@ -11,7 +11,7 @@ import type { Json } from '../support/interrupt-helpers';
 
 /**
  * The scripted kernel upstream behaves like the iac-code kernel on the wire (reference
- * iac-code-kernel-wire.md): CRLF SSE and pings, version gate, bearer auth, the kernel's frame sequence,
+ * docs/behaviour/a2a.md#the-kernels-own-behaviour): CRLF SSE and pings, version gate, bearer auth, the kernel's frame sequence,
  * and the failure scripts the gateway's error paths are tested against.
  */
 

@@ -28,7 +28,7 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
 import type { Json } from '../support/interrupt-helpers';
 
 /**
- * Reference §9.1 item 17, §5.9: a Pipeline selection is answered with text; the answer's stream ends at a
+ * docs/behaviour/interrupts.md#continuation: a Pipeline selection is answered with text; the answer's stream ends at a
  * boundary that is not the end of the turn (`working`, `empty-input`, `consumed-input`), and the Pipeline
  * goes on by itself (`pipeline-selection` script). The gateway subscribes exactly once and reports what
  * the continuation does: a new input → interrupt; completed → success; failed → A2A_EXECUTION_FAILED;
@@ -79,7 +79,7 @@ async function selectThenContinue(boundary: SelectionBoundary, continuation: Sel
   return { first, second, taskId: taskIdOf(first), threadId } satisfies Outcome;
 }
 
-/** What the continuation must end with, per reference §5.9. */
+/** What the continuation must end with, per docs/behaviour/interrupts.md#continuation. */
 const expectedEnd: Record<SelectionContinuation, Record<string, unknown>> = {
   input: { type: EventType.RUN_FINISHED, outcome: { type: 'interrupt' } },
   completed: { type: EventType.RUN_FINISHED, outcome: { type: 'success' } },
@@ -87,7 +87,7 @@ const expectedEnd: Record<SelectionContinuation, Record<string, unknown>> = {
   eof: { type: EventType.RUN_ERROR, code: 'A2A_UNAVAILABLE' },
 };
 
-/** Every assertion of one row of T-APP 17. */
+/** Every assertion of one row of. */
 async function expectNativeContinuation(
   boundary: SelectionBoundary,
   continuation: SelectionContinuation,
@@ -144,14 +144,14 @@ async function expectNativeContinuation(
   }
 }
 
-describe('reference §9.1 item 17: native continuation after the selection answer’s stream ends', () => {
+describe('native continuation after the selection answer’s stream ends', () => {
   it.each(rowsOf(['working']))('$name', ({ boundary, continuation }) =>
     expectNativeContinuation(boundary, continuation),
   );
 
   /*
    * The answer's stream ended at INPUT_REQUIRED: the one SubscribeToTask opens with the stored snapshot,
-   * still INPUT_REQUIRED, which must not end the run (a2a-js-sdk.md §2.4, §3.4).
+   * still INPUT_REQUIRED, which must not end the run (docs/behaviour/a2a.md#sdk-notes).
    */
   it.each(rowsOf(['empty-input', 'consumed-input']))('$name', ({ boundary, continuation }) =>
     expectNativeContinuation(boundary, continuation),

@@ -23,8 +23,7 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
 import type { Json } from '../support/interrupt-helpers';
 
 /**
- * Pipeline runs through one real gateway against the kernel-like upstream process (reference §9.1 items
- * 1, 10 and 14): a Pipeline-mode turn without interrupts, a top-level (non-sideband) permission answered
+ * Pipeline runs through one real gateway against the kernel-like upstream process: a Pipeline-mode turn without interrupts, a top-level (non-sideband) permission answered
  * by a streaming call, and a sideband answer whose task completes between GetTask and SubscribeToTask.
  */
 
@@ -51,7 +50,7 @@ const ALLOW_ONCE = [{ interruptId: 'permission-1', payload: { decision: 'allow_o
 const isSuccess = (events: BaseEvent[]) =>
   lastOf(events).type === EventType.RUN_FINISHED && lastOf(events).outcome?.type === 'success';
 
-describe('reference §9.1 item 1: a Pipeline-mode run is translated to standard AG-UI', () => {
+describe('a Pipeline-mode run is translated to standard AG-UI', () => {
   let events: BaseEvent[];
   let taskId: string;
 
@@ -101,7 +100,7 @@ describe('reference §9.1 item 1: a Pipeline-mode run is translated to standard 
   });
 });
 
-describe('reference §9.1 item 10: a top-level Pipeline permission is answered with a streaming call', () => {
+describe('a top-level Pipeline permission is answered with a streaming call', () => {
   let first: BaseEvent[];
   let second: BaseEvent[];
   let taskId: string;
@@ -148,7 +147,7 @@ describe('reference §9.1 item 10: a top-level Pipeline permission is answered w
   });
 });
 
-describe('reference §9.1 item 14: the task completes between GetTask and SubscribeToTask', () => {
+describe('the task completes between GetTask and SubscribeToTask', () => {
   // The subscription is held long enough for the task (`slow-finish`) to complete while it waits, then
   // fails; the gateway must ask GetTask again and take the completed task as the outcome.
   const rows: { name: string; mode: KernelFaultSpec['mode'] }[] = [
@@ -176,7 +175,7 @@ describe('reference §9.1 item 14: the task completes between GetTask and Subscr
       'GetTask',
       'SubscribeToTask',
       'GetTask',
-      // Sideband recovery at the end of the resume (reference §4.6 b).
+      // Sideband recovery at the end of the resume (docs/behaviour/events.md#pipeline-recovery b).
       'pipeline-state',
     ]);
     expect(countByMethod(calls).CancelTask).toBeUndefined();

@@ -25,7 +25,7 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
 import type { Json } from '../support/interrupt-helpers';
 
 /**
- * The `pipeline` script through real gateways (reference §9.4 T-SSE, §9.1 items 2 and 11): two parallel
+ * The `pipeline` script through real gateways: two parallel
  * candidates; candidate A's permission travels sideband in `pendingPermissions` on a WORKING frame while
  * candidate B keeps streaming. The first run ends at that interrupt; a fresh gateway on the same state
  * directory resumes it with the kernel's non-streaming `SendMessage`, catches up through the recovery
@@ -77,7 +77,7 @@ async function interruptThenResumeOnFreshGateway(threadId: string): Promise<Scen
   }
 }
 
-describe('T-SSE: a parallel candidate waits while the other keeps running; a fresh gateway resumes', () => {
+describe('a parallel candidate waits while the other keeps running; a fresh gateway resumes', () => {
   let scenario: Scenario;
 
   beforeAll(async () => {
@@ -99,7 +99,7 @@ describe('T-SSE: a parallel candidate waits while the other keeps running; a fre
     expect(Object.keys(fileAtInterrupt.execution.pending)).toEqual(['permission-1']);
     expect(fileAtInterrupt.execution.pending['permission-1'].sideband).toBe(true);
     expect(fileAtInterrupt.execution.taskId).toBe(scenario.taskId);
-    // Both candidates' texts ran as two parallel message spans (reference §4.5).
+    // Both candidates' texts ran as two parallel message spans (docs/behaviour/events.md#pipeline-envelopes).
     expect(textOf(first)).toContain('Candidate A drafts a single-zone VPC. ');
     expect(textOf(first)).toContain('Candidate B drafts a two-zone VPC. ');
     expect(textOf(first)).not.toContain(CANDIDATE_B_WHILE_WAITING);
@@ -108,7 +108,7 @@ describe('T-SSE: a parallel candidate waits while the other keeps running; a fre
   it('run 2 recovers with ACTIVITY_SNAPSHOT, delivers B’s text as TEXT_MESSAGE_CONTENT and succeeds', () => {
     const { second, taskId } = scenario;
     const snapshots = second.filter((event) => event.type === EventType.ACTIVITY_SNAPSHOT) as Json[];
-    // One from the resume preflight (§5.4 step 4) and one from the sideband recovery at the end (§4.6 b),
+    // One from the resume preflight (docs/behaviour/interrupts.md#resume-preparation step 4) and one from the sideband recovery at the end (docs/behaviour/events.md#pipeline-recovery b),
     // which replaces it with the finished Pipeline.
     expect(snapshots).toHaveLength(2);
     expect(snapshots[0]).toMatchObject({
@@ -145,7 +145,7 @@ describe('T-SSE: a parallel candidate waits while the other keeps running; a fre
   });
 });
 
-describe('reference §9.1 item 2: steps balanced across the interrupt and the resume run', () => {
+describe('steps balanced across the interrupt and the resume run', () => {
   let scenario: Scenario;
 
   beforeAll(async () => {
@@ -160,7 +160,7 @@ describe('reference §9.1 item 2: steps balanced across the interrupt and the re
       'candidate:candidate-a:draft',
       'candidate:candidate-b:draft',
     ]);
-    // Durable: what the Pipeline still has open, for the resume run to reopen (reference §4.5, §4.8).
+    // Durable: what the Pipeline still has open, for the resume run to reopen (docs/behaviour/events.md#pipeline-envelopes, docs/behaviour/events.md#run-lifecycle).
     expect(fileAtInterrupt.execution.pipelineOpenSteps).toEqual([
       'candidate:candidate-a:draft',
       'candidate:candidate-b:draft',
@@ -186,7 +186,7 @@ describe('reference §9.1 item 2: steps balanced across the interrupt and the re
     ]);
   });
 
-  /* Reference §4.8 step 7: the binding's cursor and open steps are persisted at the end of the run too. */
+  /* docs/behaviour/events.md#run-lifecycle step 7: the binding's cursor and open steps are persisted at the end of the run too. */
   it('durable open steps end empty in the state file, with the cursor at the last sequence', () => {
     const file = readThreadFile(scenario.stateDir, 'pipeline-steps');
     expect(file.execution.pipelineOpenSteps).toEqual([]);
@@ -201,7 +201,7 @@ describe('reference §9.1 item 2: steps balanced across the interrupt and the re
   });
 });
 
-describe('reference §9.1 item 11: a sub-pipeline permission is answered sideband', () => {
+describe('a sub-pipeline permission is answered sideband', () => {
   let scenario: Scenario;
 
   beforeAll(async () => {
@@ -219,7 +219,7 @@ describe('reference §9.1 item 11: a sub-pipeline permission is answered sideban
       'SendMessage',
       'GetTask',
       'SubscribeToTask',
-      // Sideband recovery at the end of the resume (reference §4.6 b).
+      // Sideband recovery at the end of the resume (docs/behaviour/events.md#pipeline-recovery b).
       'pipeline-state',
     ]);
     expect(countByMethod(calls).SendStreamingMessage).toBe(1);

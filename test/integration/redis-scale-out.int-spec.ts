@@ -16,7 +16,7 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
 import type { Json } from '../support/interrupt-helpers';
 
 /**
- * Two gateway replicas sharing one Redis and one scripted kernel (issue #12 "Done when"): THREAD_BUSY across
+ * Two gateway replicas sharing one Redis and one scripted kernel ("Done when"): THREAD_BUSY across
  * replicas, an interrupt raised on A answered on B exactly once, cancel from the other replica, a crashed
  * replica's lease expiring, and a race of concurrent admissions that admits exactly one.
  */
@@ -63,7 +63,7 @@ async function documentOf(threadId: string): Promise<Json | undefined> {
   return text === null ? undefined : (JSON.parse(text) as Json);
 }
 
-/** A run that stays open (script `silent`); resolves once its task is bound in Redis (§6.6). */
+/** A run that stays open (script `silent`); resolves once its task is bound in Redis (docs/behaviour/state.md#persist-before-announce). */
 async function startOpenRun(gateway: RunningGateway, threadId: string, runId = 'run-1') {
   const controller = new AbortController();
   const response = postRun(gateway.url, runInput({ threadId, runId, text: 'silent' }), {
@@ -114,7 +114,7 @@ const interruptsOf = (events: BaseEvent[]): Interrupt[] | undefined => {
   return last?.outcome?.type === 'interrupt' ? last.outcome.interrupts : undefined;
 };
 
-/** Messages the kernel received for a task after it started: the interrupt answers (reference §5.6). */
+/** Messages the kernel received for a task after it started: the interrupt answers (docs/behaviour/interrupts.md#forwarding-answers). */
 async function answersTo(taskId: string): Promise<Json[]> {
   return (await upstream.requests())
     .filter((entry) => entry.rpcMethod === 'SendStreamingMessage' || entry.rpcMethod === 'SendMessage')
@@ -233,7 +233,7 @@ describe('two replicas on one Redis', () => {
     expect(later.status).toBe(200);
     expect(Date.now() - crashedAt).toBeGreaterThanOrEqual(LEASE_TTL_MS - 50);
     expect(later.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    // The crashed run's execution was rotated out as terminal (reference §6.5 step 8).
+    // The crashed run's execution was rotated out as terminal (docs/behaviour/state.md#admission step 8).
     expect((await documentOf('crash-thread'))?.terminalExecutionIds).toContain(open.executionId);
   });
 

@@ -74,7 +74,7 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
     expect(typeof session.value.sessionId).toBe('string');
   });
 
-  it('sends the kernel exactly the A2A message of reference §3.2', async () => {
+  it('sends the kernel exactly the A2A message of docs/behaviour/a2a.md#the-message', async () => {
     const input = runInput({
       threadId: 'exact-1',
       text: 'hello exact',

@@ -21,9 +21,9 @@ import { ErrorCode } from '../../src/common/error-code';
 const TOKEN = 'upstream-secret';
 
 /**
- * Scripted executor, keyed on the user text (a2a-js-sdk.md §3.2, §4):
+ * Scripted executor, keyed on the user text (docs/behaviour/a2a.md#sdk-notes):
  * `hello` answers and completes; `slow` works until cancelled and then publishes CANCELED itself;
- * `stall` works and ignores cancel, so CancelTask never answers (the hang of a2a-js-sdk.md §3.5);
+ * `stall` works and ignores cancel, so CancelTask never answers (the hang of docs/behaviour/a2a.md#sdk-notes);
  * `violate` publishes a second `task` mid-stream, which the SDK server turns into a JSON-RPC error frame.
  */
 class ScriptedExecutor implements AgentExecutor {

@@ -30,7 +30,7 @@ async function runWriterAndKill(stateDir: string, delayMs: number): Promise<void
   await exited;
 }
 
-describe('FileThreadStore under SIGKILL (reference §6.7 atomic replace)', () => {
+describe('FileThreadStore under SIGKILL (docs/behaviour/state.md#atomic-writes atomic replace)', () => {
   let stateDir: string;
   beforeAll(async () => {
     stateDir = await mkdtemp(join(tmpdir(), 'agui-crash-'));

@@ -22,7 +22,7 @@ const sessionOf = (events: BaseEvent[]): SessionValue =>
     }
   ).value;
 
-/** Durable threads through the real app: restarts share one state directory (reference §6, §9.2). */
+/** Durable threads through the real app: restarts share one state directory (docs/behaviour/state.md). */
 describe('thread state survives restarts', () => {
   let upstream: Upstream;
   let stateDir: string;

@@ -53,7 +53,7 @@ export const wrong: RequestAuthenticator = { authenticate: () => ({ allowed: tru
 `;
 
 /**
- * `npm pack` of the project as a library (issue #10): the lib build and package.json of this checkout, packed,
+ * `npm pack` of the project as a library : the lib build and package.json of this checkout, packed,
  * unpacked into a fresh project whose peers (Nest, rxjs) come from this repo's node_modules, then
  * type-checked with the repo's TypeScript and loaded with Node.
  */

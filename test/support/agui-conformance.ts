@@ -11,8 +11,8 @@ import {
 import { from, lastValueFrom, toArray } from 'rxjs';
 
 /**
- * The AG-UI 1.0 conformance check every mapper/run test runs its event array through (DESIGN "Events",
- * agui reference §1.2, §2.4, §2.7). It is stricter than a client: `EventSchema` alone accepts unknown keys
+ * The AG-UI 1.0 conformance check every mapper/run test runs its event array through (docs/architecture.md#decisions,
+ * agui docs/behaviour/http.md#request-checks, docs/behaviour/run-input.md#tools, docs/behaviour/run-input.md). It is stricter than a client: `EventSchema` alone accepts unknown keys
  * (every object is a zod looseObject) and `verifyEvents` ignores them, so keys are checked against each
  * event type's own schema shape here. Throws an Error naming the event index and the rule broken.
  */
@@ -36,7 +36,7 @@ export async function expectConformantEvents(events: BaseEvent[]): Promise<void>
       `AG-UI conformance: the last event is ${String(last.type)}, not RUN_FINISHED or RUN_ERROR`,
     );
   }
-  // The client's own state machine: pairing, order, nothing after the terminal event (§2.4).
+  // The client's own state machine: pairing, order, nothing after the terminal event (docs/behaviour/run-input.md#tools).
   await lastValueFrom(from(events).pipe(verifyEvents(false), toArray()));
 }
 
@@ -84,7 +84,7 @@ function expectKeys(value: object, allowed: ReadonlySet<string>, where: string):
     throw new Error(`AG-UI conformance: ${where} has unknown key(s) ${unknown.join(', ')}`);
 }
 
-// Opaque payloads where null is data, not an unset optional field (DESIGN "Events").
+// Opaque payloads where null is data, not an unset optional field (docs/architecture.md#decisions).
 const OPAQUE_ANYWHERE = new Set(['metadata', 'rawEvent']);
 const OPAQUE_BY_TYPE: Partial<Record<EventType, string>> = {
   [EventType.CUSTOM]: 'value',

@@ -21,7 +21,7 @@ export function interruptsOf(events: BaseEvent[]): Interrupt[] | undefined {
 
 export const typesOf = (events: BaseEvent[]): string[] => events.map((event) => event.type);
 
-/** A resume request (reference §5.1 "Matching resume request body"): same thread, new run, no messages. */
+/** A resume request (docs/behaviour/interrupts.md#from-input-required-to-interrupts "Matching resume request body"): same thread, new run, no messages. */
 export function resumeInput(
   threadId: string,
   runId: string,

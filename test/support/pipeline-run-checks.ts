@@ -13,7 +13,7 @@ import type { Json } from './interrupt-helpers';
 
 /**
  * Helpers shared by the Pipeline integration specs (`test/integration/pipeline-*.int-spec.ts`): one run
- * through a real gateway with its conformance check, the step balance of reference §9.1 item 2, the
+ * through a real gateway with its conformance check, the step balance of the
  * thread file on disk, and what the kernel-like upstream received for one task.
  */
 
@@ -35,7 +35,7 @@ export function pipelineTurn(threadId: string, text: string, runId = 'run-1') {
   return runInput({ threadId, runId, text, iacCode: { runMode: 'pipeline' } });
 }
 
-/** The resume of reference §5.1's worked example: `messages` empty, one answer per interrupt. */
+/** The resume of docs/behaviour/interrupts.md#from-input-required-to-interrupts's worked example: `messages` empty, one answer per interrupt. */
 export function pipelineResume(
   threadId: string,
   runId: string,
@@ -65,7 +65,7 @@ export async function runThrough(gatewayUrl: string, body: unknown): Promise<Bas
 }
 
 /**
- * Reference §9.1 item 2: inside one run every STEP_STARTED has its STEP_FINISHED (by name, in nesting
+ * : inside one run every STEP_STARTED has its STEP_FINISHED (by name, in nesting
  * order) and no step is open at the terminal event. Returns the problems found; [] when balanced.
  */
 export function stepBalanceProblems(events: readonly BaseEvent[]): string[] {
@@ -119,7 +119,7 @@ export function interruptIdsOf(events: readonly BaseEvent[]): string[] {
   return outcome?.type === 'interrupt' ? (outcome.interrupts as Json[]).map((entry) => entry.id) : [];
 }
 
-/** The task id the run announced in `iac-code.session.v1` (reference §4.9). */
+/** The task id the run announced in `iac-code.session.v1` (docs/behaviour/events.md#session-event). */
 export function taskIdOf(events: readonly BaseEvent[]): string {
   const session = events.find(
     (event) => event.type === EventType.CUSTOM && (event as Json).name === 'iac-code.session.v1',

@@ -68,7 +68,7 @@ export class RawWsConnection {
     return connection;
   }
 
-  /** Sends one masked text frame (clients must mask, §5.3). */
+  /** Sends one masked text frame (clients must mask, docs/behaviour/interrupts.md#resume-admission). */
   sendText(text: string): void {
     const payload = Buffer.from(text, 'utf8');
     const mask = randomBytes(4);

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 
-/** A standard RunAgentInput (reference §9 intro), with overrides per test. */
+/** A standard RunAgentInput, with overrides per test. */
 export function runInput(
   overrides: {
     threadId?: string;

@@ -40,7 +40,7 @@ const capturedLines: DestinationStream = {
 };
 
 /**
- * A real gateway on 127.0.0.1 port 0 with the given environment (STYLE §2.8): the body parser off and
+ * A real gateway on 127.0.0.1 port 0 with the given environment (CONTRIBUTING.md): the body parser off and
  * forceCloseConnections on, exactly like main.ts, so open SSE sockets cannot hang close().
  */
 export async function startGateway(

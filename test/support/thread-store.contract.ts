@@ -36,7 +36,7 @@ export function sampleThreadState(threadId: string, marker = 'v1'): ThreadState 
 }
 
 /**
- * What every ThreadStore must do (STYLE §2.3). Call it from a spec:
+ * What every ThreadStore must do (CONTRIBUTING.md). Call it from a spec:
  * `describeThreadStoreContract('FileThreadStore', async () => ({ store, cleanup, corrupt }))`.
  */
 export function describeThreadStoreContract(

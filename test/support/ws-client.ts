@@ -9,7 +9,7 @@ export interface WsClose {
 
 /**
  * A `ws` client for the AgentCore `/ws` route that keeps every text message and parses it the way the AWS
- * reference clients do: strip the SSE `data: ` framing, parse the JSON (agui-1.0-and-agentcore.md §5.2).
+ * reference clients do: strip the SSE `data: ` framing, parse the JSON (docs/behaviour/agentcore.md).
  */
 export class WsRunClient {
   readonly messages: string[] = [];

@@ -19,7 +19,7 @@ const waitingForPermission: PendingInputsView = {
 };
 const waitingForQuestion: PendingInputsView = { taskId: 'task-1', contextId: 'ctx-1', values: [question] };
 
-/** The exact answer the gateway sends (reference §5.6), changed by `change`. */
+/** The exact answer the gateway sends (docs/behaviour/interrupts.md#forwarding-answers), changed by `change`. */
 function answer(change: (message: Json) => void = () => undefined): Json {
   const message: Json = {
     messageId: 'm-1',

@@ -11,7 +11,7 @@ export interface PendingInputsView {
 export type AnswerVerdict =
   { readonly ok: true; readonly answer: KernelAnswer } | { readonly ok: false; readonly reason: string };
 
-/** The data keys of a permission answer, exactly (reference §5.6). */
+/** The data keys of a permission answer, exactly (docs/behaviour/interrupts.md#forwarding-answers). */
 export const PERMISSION_ANSWER_KEYS: readonly string[] = [
   'schemaVersion',
   'kind',
@@ -32,11 +32,11 @@ type WireMessage = {
 type WirePart = Readonly<Record<string, unknown>>;
 
 /**
- * Checks a message sent to a task that waits for input, as strictly as the kernel (kernel wire doc
+ * Checks a message sent to a task that waits for input, as strictly as the kernel (docs/behaviour/a2a.md#the-kernels-own-behaviour
  * "Permission answers are checked strictly"): a permission answer is exactly one DataPart with
  * `mediaType: "application/json"` whose data has exactly the keys of `PERMISSION_ANSWER_KEYS`, from
  * `ROLE_USER`, with the message `taskId` equal to `requestTaskId` and matching context and tool use. A
- * question is answered with text (reference §5.6 "prompt path"). Anything else is refused; the
+ * question is answered with text (docs/behaviour/interrupts.md#forwarding-answers "prompt path"). Anything else is refused; the
  * transport answers `-32602` with the reason.
  */
 export function checkKernelAnswer(message: unknown, pending: PendingInputsView): AnswerVerdict {

@@ -4,7 +4,7 @@ import type { KernelScript, KernelStep, KernelTurnInput } from './kernel-script'
 
 /**
  * Scripts that break a turn the ways a real kernel can, so the gateway's error paths are tested
- * against the wire (DESIGN "Test upstreams"; reference §4.8 steps 5–6).
+ * against the wire (docs/architecture.md#decisions; docs/behaviour/events.md#run-lifecycle steps 5–6).
  */
 
 /** Text, reasoning and a tool call are all open (started, no input_complete) when the connection dies. */

@@ -6,7 +6,7 @@ import { writeJson } from './kernel-sse-writer';
 /**
  * Answers a call with an armed fault instead of serving it: `http-500` as the `http-500` script does,
  * `rpc-error` as the kernel reports a rejection (an SSE frame with HTTP 200 on a streaming method, a
- * JSON-RPC error body otherwise — kernel wire doc "Frames"), `empty-stream` as headers and no frame;
+ * JSON-RPC error body otherwise — docs/behaviour/a2a.md#the-kernels-own-behaviour), `empty-stream` as headers and no frame;
  * after the fault's `delayMs`.
  */
 export async function writeInjectedFault(

@@ -16,14 +16,14 @@ import type {
 } from './kernel-script';
 
 /**
- * Scripts that stop for the user the way the kernel does (kernel wire doc "Where inputs travel"): a
+ * Scripts that stop for the user the way the kernel does (docs/behaviour/a2a.md#the-kernels-own-behaviour): a
  * direct permission or question on an INPUT_REQUIRED frame that closes the stream, answered by a new
- * message on the same task (reference §5.6). Ids are per task and deterministic.
+ * message on the same task (docs/behaviour/interrupts.md#forwarding-answers). Ids are per task and deterministic.
  */
 
 const paced = (frames: readonly KernelFrame[]): KernelStep[] => pacedFrames(frames, DEMO_FRAME_PAUSE_MS);
 
-/** The default permission of the original's tests (reference §9 intro, §5.1 worked example). */
+/** The default permission of the original's tests. */
 export function shellPermissionSpec(toolUseId: string, inputId = 'permission-1'): PermissionInputSpec {
   return {
     inputId,

@@ -2,7 +2,7 @@ import { A2A_PROTOCOL_VERSION, AgentCard } from '@a2a-js/sdk';
 
 /**
  * The scripted kernel's agent card: streaming, and one JSON-RPC interface at the server URL, which the
- * SDK client calls instead of the base URL it fetched the card from (a2a-js-sdk.md §2.1).
+ * SDK client calls instead of the base URL it fetched the card from (docs/behaviour/a2a.md#sdk-notes).
  */
 export function buildKernelAgentCard(url: string): AgentCard {
   return AgentCard.fromJSON({

@@ -7,7 +7,7 @@ const MESSAGE_METHODS = new Set(['SendStreamingMessage', 'SendMessage']);
 export type AnswerGateDecision =
   /** Not a message to a waiting task: the SDK serves it as usual. */
   | { readonly kind: 'pass' }
-  /** Refused before any stream: JSON-RPC -32602 with this message (kernel wire doc "Permission answers…"). */
+  /** Refused before any stream: JSON-RPC -32602 with this message (docs/behaviour/a2a.md#the-kernels-own-behaviour). */
   | { readonly kind: 'reject'; readonly message: string }
   /** Accepted; a turn already runs on the task (a sideband wait), so the transport hands the answer over itself. */
   | { readonly kind: 'running-turn'; readonly taskId: string; readonly answer: KernelAnswer }

@@ -1,6 +1,6 @@
 /**
  * Faults a test arms for the next calls of one JSON-RPC method, so resume and retry paths meet a
- * kernel that rejects, answers nothing, or fails (reference §5.6 "Any failure before acceptance leaves
+ * kernel that rejects, answers nothing, or fails (docs/behaviour/interrupts.md#forwarding-answers "Any failure before acceptance leaves
  * the interrupt pending"). An armed call never reaches the SDK: the message is not applied.
  */
 
@@ -25,7 +25,7 @@ export interface InjectedFault {
   readonly error: JsonRpcErrorObject;
   /**
    * Milliseconds to hold the call before answering (default 0): lets the task move on meanwhile, e.g.
-   * complete between the gateway's GetTask and its failing SubscribeToTask (reference §9.1 item 14).
+   * complete between the gateway's GetTask and its failing SubscribeToTask.
    */
   readonly delayMs: number;
 }

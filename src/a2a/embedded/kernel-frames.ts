@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { KernelFrame, KernelTurnInput } from './kernel-script';
 
 /**
- * Pure builders for the frames the iac-code kernel sends (kernel wire doc "Frames", "Text", "End of a
- * normal turn"; reference §4.1–§4.4). Every status update carries `metadata.iac_code.iacCodeSessionId`,
+ * Pure builders for the frames the iac-code kernel sends (docs/behaviour/a2a.md#the-kernels-own-behaviour, "Text", "End of a
+ * normal turn"; docs/behaviour/events.md#unwrapping-frames–docs/behaviour/events.md#tools). Every status update carries `metadata.iac_code.iacCodeSessionId`,
  * as the kernel's do once its session exists.
  */
 
@@ -17,7 +17,7 @@ export type KernelTaskState =
   | 'TASK_STATE_CANCELED'
   | 'TASK_STATE_INPUT_REQUIRED';
 
-/** `iac_code.tool` as the kernel sends it (reference §4.4). */
+/** `iac_code.tool` as the kernel sends it (docs/behaviour/events.md#tools). */
 export interface KernelToolEvent {
   readonly status: 'started' | 'input_delta' | 'input_complete' | 'progress' | 'completed' | 'failed';
   readonly toolUseId: string;
@@ -70,7 +70,7 @@ export function statusFrame(
   };
 }
 
-/** One text delta: a WORKING update whose `status.message` holds only the new text (kernel wire doc "Text"). */
+/** One text delta: a WORKING update whose `status.message` holds only the new text (docs/behaviour/a2a.md#the-kernels-own-behaviour). */
 export function textDeltaFrame(ids: Ids, text: string): KernelFrame {
   return statusFrame(ids, 'TASK_STATE_WORKING', { text });
 }
@@ -108,7 +108,7 @@ export function artifactFrame(
 /**
  * The kernel's end of a normal turn: a WORKING frame repeating the whole answer with
  * `assistantFinal.complete: true`, then INPUT_REQUIRED without any input, after which the stream closes
- * (kernel wire doc "End of a normal turn"). The gateway drops the repeat and reports success.
+ * (docs/behaviour/a2a.md#the-kernels-own-behaviour). The gateway drops the repeat and reports success.
  */
 export function endOfTurnFrames(ids: Ids, fullAnswer: string): readonly KernelFrame[] {
   return [

@@ -2,8 +2,8 @@ import { statusFrame } from './kernel-frames';
 import type { KernelFrame, KernelInputValue, KernelTurnInput } from './kernel-script';
 
 /**
- * Pure builders for the inputs the kernel asks for, and the frames that carry them (kernel wire doc
- * "Where inputs travel"; reference §5.1 worked example and §9 intro for the default permission value).
+ * Pure builders for the inputs the kernel asks for, and the frames that carry them (docs/behaviour/a2a.md#the-kernels-own-behaviour
+ * "Where inputs travel"; docs/behaviour/interrupts.md#from-input-required-to-interrupts worked example).
  */
 
 type Ids = Pick<KernelTurnInput, 'taskId' | 'contextId' | 'sessionId'>;
@@ -21,11 +21,11 @@ export interface PermissionInputSpec {
   readonly purpose: string;
   readonly target: string;
   readonly safeSummary: string;
-  /** Sub-pipeline waits add `scope: "candidate"`, `subPipelineId`, … (reference §4.1 "Sideband ids"). */
+  /** Sub-pipeline waits add `scope: "candidate"`, `subPipelineId`, … (docs/behaviour/events.md#unwrapping-frames "Sideband ids"). */
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
-/** A permission value with the fields and order of reference §5.1. */
+/** A permission value with the fields and order of docs/behaviour/interrupts.md#from-input-required-to-interrupts. */
 export function permissionInput(ids: Ids, spec: PermissionInputSpec): KernelInputValue {
   return {
     schemaVersion: 1,
@@ -49,8 +49,8 @@ export function permissionInput(ids: Ids, spec: PermissionInputSpec): KernelInpu
 }
 
 /**
- * `"<title> Allow once?"` (kernel wire doc), with the sentence closed first as in the worked example
- * (reference §5.1: "Run a local shell command. Allow once?").
+ * `"<title> Allow once?"` (docs/behaviour/a2a.md#the-kernels-own-behaviour), with the sentence closed first as in the worked example
+ * (docs/behaviour/interrupts.md#from-input-required-to-interrupts: "Run a local shell command. Allow once?").
  */
 export function permissionPrompt(title: string): string {
   return `${title}${/[.!?]$/.test(title) ? '' : '.'} Allow once?`;
@@ -63,7 +63,7 @@ export interface QuestionInputSpec {
   readonly options: readonly { readonly id: string; readonly label: string }[];
 }
 
-/** An `ask_user_question` value: options plus free text, answered with a text message (reference §5.6). */
+/** An `ask_user_question` value: options plus free text, answered with a text message (docs/behaviour/interrupts.md#forwarding-answers). */
 export function questionInput(ids: Ids, spec: QuestionInputSpec): KernelInputValue {
   return {
     schemaVersion: 1,
@@ -104,7 +104,7 @@ export function sidebandPermissionsFrame(
 
 export type InputRoute = 'input' | 'pendingPermissions';
 
-/** The required inputs a frame announces, with the field they came in (reference §4.1 "Required inputs"). */
+/** The required inputs a frame announces, with the field they came in (docs/behaviour/events.md#unwrapping-frames "Required inputs"). */
 export function announcedInputsOf(frame: KernelFrame): { value: KernelInputValue; via: InputRoute }[] {
   if (!('statusUpdate' in frame)) return [];
   const iacCode = (frame.statusUpdate.metadata as { iac_code?: Record<string, unknown> } | undefined)

@@ -62,7 +62,7 @@ export class KernelRpcEndpoint {
       state: new Map([['headers', request.headers]]),
     });
     try {
-      // A missing A2A-Version means 0.3, which the kernel refuses with -32009 (a2a-js-sdk.md §3.6).
+      // A missing A2A-Version means 0.3, which the kernel refuses with -32009 (docs/behaviour/a2a.md#sdk-notes).
       validateVersion(context.requestedVersion, this.options.card, 'JSONRPC');
     } catch (error) {
       writeJson(response, 200, {
@@ -115,7 +115,7 @@ export class KernelRpcEndpoint {
   }
 
   /**
-   * A sideband answer to a task whose turn keeps running (reference §5.6): the kernel routes it to the
+   * A sideband answer to a task whose turn keeps running (docs/behaviour/interrupts.md#forwarding-answers): the kernel routes it to the
    * waiting sub-pipeline and does not start a turn. `SendMessage` gets the task as it is now; a
    * streaming answer gets the task's live events, as `SubscribeToTask` would, and the answer is handed
    * over only once that subscription has its snapshot, so none of the events it causes are missed.
@@ -241,7 +241,7 @@ export class KernelRpcEndpoint {
 
   /**
    * A waiting task's snapshot shows what it waits for in `metadata.iac_code`, as the kernel's does; the
-   * SDK's task store keeps only the status, not the update's metadata (reference §5.4 step 5). The task
+   * SDK's task store keeps only the status, not the update's metadata (docs/behaviour/interrupts.md#resume-preparation step 5). The task
    * is the `result` of GetTask and `result.task` of SendMessage.
    */
   private withWaitingInputs(method: string, answer: unknown): unknown {

@@ -1,10 +1,10 @@
 /**
- * What a scripted kernel turn does, as plain data (DESIGN "Test upstreams"): the executor
+ * What a scripted kernel turn does, as plain data (docs/architecture.md#decisions): the executor
  * (`ScriptedKernelExecutor`) only plays these steps back, so a script can be read and unit-tested
  * without a bus, a clock or a socket.
  */
 
-/** One A2A 1.0 stream item as wire JSON, exactly as the kernel puts it in `result` (kernel wire doc "Frames"). */
+/** One A2A 1.0 stream item as wire JSON, exactly as the kernel puts it in `result` (docs/behaviour/a2a.md#the-kernels-own-behaviour). */
 export type KernelFrame =
   | { readonly statusUpdate: Readonly<Record<string, unknown>> }
   | { readonly artifactUpdate: Readonly<Record<string, unknown>> };
@@ -17,7 +17,7 @@ export type KernelFault =
   | { readonly kind: 'rpc-error'; readonly code: number; readonly message: string }
   /**
    * The stream that is open now ends cleanly, without a terminal frame, while the turn keeps running:
-   * the kernel closing a send stream at a non-terminal boundary (reference §5.9). Later frames reach
+   * the kernel closing a send stream at a non-terminal boundary (docs/behaviour/interrupts.md#continuation). Later frames reach
    * only a subscription opened afterwards.
    */
   | { readonly kind: 'end-stream' };
@@ -27,7 +27,7 @@ export type KernelStep =
   | { readonly kind: 'pause'; readonly ms: number }
   /**
    * Wait, publishing nothing, until CancelTask. `answersCancel: false` models a kernel whose cancel never
-   * completes, so the CancelTask call hangs (a2a-js-sdk.md §3.5).
+   * completes, so the CancelTask call hangs (docs/behaviour/a2a.md#sdk-notes).
    */
   | { readonly kind: 'park'; readonly answersCancel: boolean }
   | { readonly kind: 'fault'; readonly fault: KernelFault }
@@ -36,7 +36,7 @@ export type KernelStep =
   | KernelAwaitStep;
 
 /**
- * A value of `metadata.iac_code.input` / `pendingPermissions[]` (reference §9 intro, §5.1): the executor
+ * A value of `metadata.iac_code.input` / `pendingPermissions[]`: the executor
  * registers every `required` one it publishes, so the transport can check answers against it.
  */
 export type KernelInputValue = Readonly<Record<string, unknown>> & {
@@ -53,7 +53,7 @@ export type KernelAnswer =
  * Wait for an answer to one of `inputIds`, then play `resume(answer)`. An answer that already arrived
  * is used at once. Otherwise, with a `parkFrame` (an INPUT_REQUIRED frame carrying the inputs), the frame
  * is published and the turn ends: the answer then comes as a new message on the task, which the SDK hands
- * to a new `execute` (kernel wire doc "Where inputs travel", a2a-js-sdk.md §3.3). Without one the turn
+ * to a new `execute` (docs/behaviour/a2a.md#the-kernels-own-behaviour, docs/behaviour/a2a.md#sdk-notes). Without one the turn
  * keeps running (the task stays WORKING) until a sideband answer arrives.
  */
 export interface KernelAwaitStep {

@@ -51,7 +51,7 @@ export interface KernelServer {
 }
 
 /**
- * A plain-Node stand-in for the iac-code A2A kernel that behaves like it on the wire (kernel wire doc):
+ * A plain-Node stand-in for the iac-code A2A kernel that behaves like it on the wire (docs/behaviour/a2a.md#the-kernels-own-behaviour):
  * the SDK's server core for task bookkeeping, the kernel's CRLF SSE framing and pings, its version
  * gate and bearer auth, and the routes the gateway calls.
  */
@@ -89,7 +89,7 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
         return writeJson(response, 200, { status: 'ok' });
       case 'GET /.well-known/agent-card.json':
         return writeJson(response, 200, AgentCard.toJSON(card));
-      // The kernel's extension routes (kernel wire doc "Extension routes"; reference §3.1).
+      // The kernel's extension routes (docs/behaviour/a2a.md#the-kernels-own-behaviour; docs/behaviour/a2a.md#transport).
       case 'GET /iac-code/pipeline/state':
         return writeAnswer(response, answerPipelineState(state.pipelines, url.searchParams));
       case 'POST /iac-code/session/ensure-restored':

@@ -1,6 +1,6 @@
 /**
- * `POST /iac-code/session/ensure-restored` of the kernel (kernel wire doc "Extension routes"; reference
- * §3.1, §5.4 step 2): `{"status":"current"|"restored"}` for a task it knows, 404 when it cannot restore
+ * `POST /iac-code/session/ensure-restored` of the kernel (docs/behaviour/a2a.md#the-kernels-own-behaviour; reference
+ * docs/behaviour/a2a.md#transport, docs/behaviour/interrupts.md#resume-preparation step 2): `{"status":"current"|"restored"}` for a task it knows, 404 when it cannot restore
  * (or does not support restoring), 409 `SESSION_BACKUP_NOT_READY` while a backup is syncing.
  */
 
@@ -22,7 +22,7 @@ export interface KernelRouteAnswer {
   readonly body: unknown;
 }
 
-/** The kernel's 409 body; the gateway forwards its message (reference §5.4 step 2, §11). */
+/** The kernel's 409 body; the gateway forwards its message (docs/behaviour/interrupts.md#resume-preparation step 2, docs/behaviour/http.md#languages). */
 export const SESSION_BACKUP_NOT_READY_BODY = {
   error: {
     code: 'SESSION_BACKUP_NOT_READY',

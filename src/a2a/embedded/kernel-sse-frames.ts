@@ -1,5 +1,5 @@
 /**
- * The kernel's SSE framing (kernel wire doc "SSE framing"): sse-starlette ends every record with CRLF CRLF
+ * The kernel's SSE framing (docs/behaviour/a2a.md#the-kernels-own-behaviour): sse-starlette ends every record with CRLF CRLF
  * and sends `: ping - <datetime>` comments in silences. The gateway's reader must cope with both, so the
  * scripted kernel writes them exactly, not with the `\n\n` of the a2a-js SDK.
  */

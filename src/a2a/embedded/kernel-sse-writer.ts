@@ -16,7 +16,7 @@ const CLOSED = Symbol('closed');
 /**
  * Writes a JSON-RPC event stream as the kernel does. Like a2a-js's Express handler, the first event is
  * pulled before any header, so an early failure (unknown task, …) is an ordinary JSON-RPC error response;
- * every later failure is an SSE frame carrying a JSON-RPC `error`, with HTTP 200 (kernel wire doc "Frames").
+ * every later failure is an SSE frame carrying a JSON-RPC `error`, with HTTP 200 (docs/behaviour/a2a.md#the-kernels-own-behaviour).
  */
 export async function writeKernelSse(
   response: ServerResponse,
@@ -66,7 +66,7 @@ export async function writeKernelSse(
     // Client gone or stream cut: keep reading in the background instead of return(). The SDK saves task
     // state only while this generator is read (its ResultManager runs inside it), and the kernel keeps
     // a task's state current after its client left: GetTask after a reconnect must see later frames
-    // (reference §9.4 T-SSE). Not awaited: a silent task only ends when it is cancelled.
+    //. Not awaited: a silent task only ends when it is cancelled.
     drainInBackground(iterator);
   }
 }
@@ -120,7 +120,7 @@ class PingingSseWriter {
     return !this.isDropped && !this.response.writableEnded && !this.response.destroyed;
   }
 
-  // Silence-based, not a fixed beat (kernel wire doc "SSE framing").
+  // Silence-based, not a fixed beat (docs/behaviour/a2a.md#the-kernels-own-behaviour).
   private schedulePing(): void {
     this.stopPings();
     this.pingTimer = setTimeout(

@@ -28,7 +28,7 @@ export type AnswerDestination = 'running-turn' | 'new-turn';
 /**
  * What each task waits for, shared by the executor (which announces inputs, parks and resumes turns)
  * and the JSON-RPC endpoint (which checks answers before the SDK sees them). The SDK keeps no script
- * state between messages, so a parked turn lives here (a2a-js-sdk.md §3.3).
+ * state between messages, so a parked turn lives here (docs/behaviour/a2a.md#sdk-notes).
  */
 export class PendingKernelInputs {
   private readonly tasks = new Map<string, TaskInputs>();
@@ -87,7 +87,7 @@ export class PendingKernelInputs {
   }
 
   /**
-   * `metadata.iac_code` inputs for a task snapshot in `state`, as the kernel shows them (reference §5.4
+   * `metadata.iac_code` inputs for a task snapshot in `state`, as the kernel shows them (docs/behaviour/interrupts.md#resume-preparation
    * step 5): the pending sideband permissions, and the direct input, which stays on a task at
    * INPUT_REQUIRED even once answered (the kernel drops it only while the task is not INPUT_REQUIRED).
    */

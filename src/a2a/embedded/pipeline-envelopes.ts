@@ -2,7 +2,7 @@ import { statusFrame } from './kernel-frames';
 import type { KernelFrame, KernelTurnInput } from './kernel-script';
 
 /**
- * Pure builders for the kernel's Pipeline envelopes (reference §4.5): `metadata.iac_code.pipeline` holds
+ * Pure builders for the kernel's Pipeline envelopes (docs/behaviour/events.md#pipeline-envelopes): `metadata.iac_code.pipeline` holds
  * one, `metadata.iac_code.pipelineBatch.events[]` several, each with the fields the gateway reads.
  */
 
@@ -64,7 +64,7 @@ export function pipelineBatchFrame(ids: Ids, envelopes: readonly PipelineEnvelop
   return statusFrame(ids, 'TASK_STATE_WORKING', { iacCode: { pipelineBatch: { events: envelopes } } });
 }
 
-/** The envelopes a frame carries, batch first then the single one (the gateway's order, reference §4.2). */
+/** The envelopes a frame carries, batch first then the single one (the gateway's order, docs/behaviour/events.md#mapping-order). */
 export function pipelineEnvelopesOf(frame: KernelFrame): PipelineEnvelope[] {
   if (!('statusUpdate' in frame)) return [];
   const iacCode = (frame.statusUpdate.metadata as { iac_code?: Record<string, unknown> } | undefined)

@@ -7,7 +7,7 @@ interface TaskPipeline {
   isCompleted: boolean;
 }
 
-/** The body of `GET /iac-code/pipeline/state` (reference §3.1, §4.6). */
+/** The body of `GET /iac-code/pipeline/state` (docs/behaviour/a2a.md#transport, docs/behaviour/events.md#pipeline-recovery). */
 export interface PipelineState {
   readonly snapshot: {
     readonly pipelineRunId: string;
@@ -20,7 +20,7 @@ export interface PipelineState {
 
 /**
  * Every Pipeline envelope a task published, in order, so the kernel's recovery route can replay what a
- * gateway missed while it was not reading (reference §4.6; T-SSE: candidate B's text after the gateway
+ * gateway missed while it was not reading (docs/behaviour/events.md#pipeline-recovery; candidate B's text after the gateway
  * stopped at A's permission).
  */
 export class PipelineJournal {

@@ -56,7 +56,7 @@ describe('pipeline script variants (flags after the keyword)', () => {
     expect(stateOf(park)).toBe('TASK_STATE_INPUT_REQUIRED');
     const [announced] = announcedInputsOf(park);
     expect(announced.via).toBe('input');
-    // A top-level permission carries no sub-pipeline identity, so it is not sideband (reference §4.1).
+    // A top-level permission carries no sub-pipeline identity, so it is not sideband (docs/behaviour/events.md#unwrapping-frames).
     expect(announced.value).not.toHaveProperty('scope');
     expect(announced.value).not.toHaveProperty('subPipelineId');
     expect(labelsOf([park])).toEqual(['10:permission_requested']);

@@ -13,7 +13,7 @@ import {
 import { DENIED_TOOL_RESULT, shellPermissionSpec } from './interrupt-scripts';
 import { scriptFlagsOf } from './script-flags';
 
-/** B's text after A's permission: the line T-SSE looks for once the gateway resumes (reference §9.4). */
+/** B's text after A's permission: the line the two-candidate scenario looks for once the gateway resumes. */
 export const CANDIDATE_B_WHILE_WAITING = 'candidate B continued while A waited';
 
 const STEP: PipelineCoordinate = { id: 'generate', runId: 'generate-run-1' };
@@ -32,16 +32,16 @@ const CANDIDATE_B: Candidate = {
   candidateStep: { id: 'draft', runId: 'candidate-b-draft-1' },
 };
 
-/** `pipeline unattended`: no permission; candidate A's tool runs at once (reference §9.1 item 1). */
+/** `pipeline unattended`: no permission; candidate A's tool runs at once. */
 export const PIPELINE_UNATTENDED_FLAG = 'unattended';
 /**
  * `pipeline top-permission`: A's permission is a direct one of the top-level Pipeline, in `input` on an
- * INPUT_REQUIRED frame that ends the stream, answered by a streaming message (reference §9.1 item 10).
+ * INPUT_REQUIRED frame that ends the stream, answered by a streaming message.
  */
 export const PIPELINE_TOP_PERMISSION_FLAG = 'top-permission';
 /**
  * `pipeline slow-finish`: the frames after the answer start only after `SLOW_FINISH_MS`, so the task is
- * still WORKING when the gateway takes its snapshot right after a sideband answer (reference §9.1 item 14).
+ * still WORKING when the gateway takes its snapshot right after a sideband answer.
  */
 export const PIPELINE_SLOW_FINISH_FLAG = 'slow-finish';
 /**
@@ -54,7 +54,7 @@ export const GUIDANCE_APPLIED_PREFIX = 'Candidate A follows the guidance: ';
 export const SLOW_FINISH_MS = 250;
 
 /**
- * A small Pipeline (reference §4.5, §9.4 T-SSE): one step, two parallel candidates whose `text_delta`
+ * A small Pipeline (docs/behaviour/events.md#pipeline-envelopes): one step, two parallel candidates whose `text_delta`
  * envelopes interleave, and a permission inside candidate A that travels sideband, in
  * `pendingPermissions` on a WORKING frame, while B keeps streaming and finishes. The turn keeps running
  * until A's permission is answered (a sideband `SendMessage`), then A, the step and the Pipeline finish
@@ -80,7 +80,7 @@ export const PIPELINE_SCRIPT: KernelScript = {
     const permission = permissionInput(input, {
       ...shellPermissionSpec(toolUseId),
       title: 'Run a local check for candidate A',
-      // A direct permission of the top-level Pipeline carries no sub-pipeline identity (reference §4.1).
+      // A direct permission of the top-level Pipeline carries no sub-pipeline identity (docs/behaviour/events.md#unwrapping-frames).
       extra: isTopLevel
         ? {}
         : { scope: 'candidate', subPipelineId: CANDIDATE_A.candidate.id, candidate: CANDIDATE_A.candidate },

@@ -13,7 +13,7 @@ import { pipelineEnvelope, pipelineFrame, type PipelineEnvelopeSpec } from './pi
 import { scriptFlagsOf } from './script-flags';
 
 /**
- * How the stream of the selection's answer ends (reference §5.9, T-APP 17 "send boundary"): after a
+ * How the stream of the selection's answer ends (docs/behaviour/interrupts.md#continuation): after a
  * WORKING frame, at INPUT_REQUIRED without any input, or at INPUT_REQUIRED re-announcing only the input
  * that was just answered. None of them ends the turn: the Pipeline goes on.
  */
@@ -21,7 +21,7 @@ export const SELECTION_BOUNDARIES = ['working', 'empty-input', 'consumed-input']
 export type SelectionBoundary = (typeof SELECTION_BOUNDARIES)[number];
 
 /**
- * What the task does after that boundary, seen only by a subscription (T-APP 17 "continuation"): a new
+ * What the task does after that boundary, seen only by a subscription: a new
  * selection input, completion, failure, or nothing (the subscription ends and the task just waits).
  */
 export const SELECTION_CONTINUATIONS = ['input', 'completed', 'failed', 'eof'] as const;
@@ -50,9 +50,9 @@ export function selectionVariantOf(userText: string): {
 }
 
 /**
- * A Pipeline that stops for a candidate selection (an option question answered with text, reference §5.6
+ * A Pipeline that stops for a candidate selection (an option question answered with text, docs/behaviour/interrupts.md#forwarding-answers
  * "Other questions"), then — after the answer's stream ended at a non-terminal boundary — continues on
- * its own (reference §5.9): the native continuation a gateway observes with one SubscribeToTask.
+ * its own (docs/behaviour/interrupts.md#continuation): the native continuation a gateway observes with one SubscribeToTask.
  */
 export const PIPELINE_SELECTION_SCRIPT: KernelScript = {
   name: 'pipeline-selection',

@@ -2,7 +2,7 @@ import type { KernelRouteAnswer } from './kernel-session-restore';
 import type { PipelineJournal } from './pipeline-journal';
 
 /**
- * `GET /iac-code/pipeline/state?taskId=…&afterSequence=N` (reference §3.1, §4.6): the snapshot and the
+ * `GET /iac-code/pipeline/state?taskId=…&afterSequence=N` (docs/behaviour/a2a.md#transport, docs/behaviour/events.md#pipeline-recovery): the snapshot and the
  * envelopes after N; 404 when the task has no Pipeline, as the kernel answers.
  */
 export function answerPipelineState(journal: PipelineJournal, query: URLSearchParams): KernelRouteAnswer {

@@ -183,7 +183,7 @@ describe('ScriptedKernelExecutor', () => {
     ]);
   });
 
-  it('cancel after the turn ended publishes CANCELED itself, with the task context (a2a-js-sdk.md §3.5)', async () => {
+  it('cancel after the turn ended publishes CANCELED itself, with the task context (docs/behaviour/a2a.md#sdk-notes)', async () => {
     await executor.execute(contextFor('hello'), new RecordingBus());
     const cancelBus = new RecordingBus();
     await executor.cancelTask('task-1', cancelBus);
@@ -215,7 +215,7 @@ describe('ScriptedKernelExecutor', () => {
     expect(bus.frames.map(textOf).filter(Boolean)).toEqual(['Partial']);
   });
 
-  it('an end-stream fault only marks where the open stream ends: the script goes on (reference §5.9)', async () => {
+  it('an end-stream fault only marks where the open stream ends: the script goes on (docs/behaviour/interrupts.md#continuation)', async () => {
     const bus = new RecordingBus();
     await executor.execute(contextFor('cut'), bus);
     const markers = bus.frames.filter((frame) => faultOfEnvelope({ jsonrpc: '2.0', id: 1, result: frame }));

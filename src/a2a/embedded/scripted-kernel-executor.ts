@@ -38,8 +38,8 @@ interface ActiveTurn {
 
 /**
  * Plays a `KernelScript` on the SDK's event bus, opening every turn as the kernel does: `task`
- * (SUBMITTED), `statusUpdate` SUBMITTED, then WORKING (kernel wire doc "Frames"). A follow-up message on
- * an existing task opens with that task's snapshot instead (a2a-js-sdk.md §3.2 rule 1) and, when the
+ * (SUBMITTED), `statusUpdate` SUBMITTED, then WORKING (docs/behaviour/a2a.md#the-kernels-own-behaviour). A follow-up message on
+ * an existing task opens with that task's snapshot instead (docs/behaviour/a2a.md#sdk-notes) and, when the
  * task's last turn ended at an input, continues that turn's script with the answer.
  */
 export class ScriptedKernelExecutor implements AgentExecutor {
@@ -70,7 +70,7 @@ export class ScriptedKernelExecutor implements AgentExecutor {
   }
 
   /**
-   * a2a-js-sdk.md §3.5: the SDK's CancelTask waits on the bus until a terminal event arrives, so this
+   * docs/behaviour/a2a.md#sdk-notes: the SDK's CancelTask waits on the bus until a terminal event arrives, so this
    * must lead to a CANCELED update: a running turn publishes it when it sees the abort; a task parked at
    * the end of its turn (INPUT_REQUIRED keeps the bus alive) has no loop left, so it is published here.
    */
@@ -159,7 +159,7 @@ export class ScriptedKernelExecutor implements AgentExecutor {
 
   /**
    * An answer that already arrived; else, with a park frame, INPUT_REQUIRED and the end of the turn
-   * (the stream closes, kernel wire doc "Where inputs travel"); else wait with the task still WORKING
+   * (the stream closes, docs/behaviour/a2a.md#the-kernels-own-behaviour); else wait with the task still WORKING
    * for a sideband answer. Undefined when cancelled while waiting.
    */
   private async answerFor(

@@ -1,5 +1,5 @@
 /**
- * The environment of the managed `iac-code a2a` child (reference §3.3, T-PROC test 1): everything the
+ * The environment of the managed `iac-code a2a` child (docs/behaviour/a2a.md#managed-child, T-PROC test 1): everything the
  * gateway inherited, the kernel's HTTP token, and the gateway's allowed workspace roots copied to the
  * kernel's own variable unless that one is already set. Pure.
  */
@@ -15,7 +15,7 @@ export function buildChildEnvironment(
   return environment;
 }
 
-/** reference §3.3: `iac-code a2a --host 127.0.0.1 --port <p> --thinking-exposure all`. */
+/** docs/behaviour/a2a.md#managed-child: `iac-code a2a --host 127.0.0.1 --port <p> --thinking-exposure all`. */
 export function buildChildArguments(port: number): string[] {
   return ['a2a', '--host', '127.0.0.1', '--port', String(port), '--thinking-exposure', 'all'];
 }

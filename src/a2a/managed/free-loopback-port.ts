@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 
 /**
- * A port that was free on 127.0.0.1 a moment ago, for the managed child to bind (reference §3.3 does the
+ * A port that was free on 127.0.0.1 a moment ago, for the managed child to bind (docs/behaviour/a2a.md#managed-child does the
  * same). The child binds it itself, so a race with another process is possible; start() then fails.
  */
 export function findFreeLoopbackPort(): Promise<number> {

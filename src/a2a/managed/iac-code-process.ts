@@ -15,7 +15,7 @@ export interface IacCodeProcessOptions {
   readonly readinessTimeoutMs: number;
   readonly pollIntervalMs?: number;
   readonly probeTimeoutMs?: number;
-  /** reference §3.3: SIGTERM, wait 5 s, then SIGKILL. */
+  /** docs/behaviour/a2a.md#managed-child: SIGTERM, wait 5 s, then SIGKILL. */
   readonly stopGraceMs?: number;
   readonly logger?: Pick<Logger, 'debug' | 'log' | 'error'>;
 }
@@ -37,7 +37,7 @@ interface ChildExit {
 }
 
 /**
- * The managed `iac-code a2a` child of reference §3.3: a free loopback port, a fresh bearer token,
+ * The managed `iac-code a2a` child of docs/behaviour/a2a.md#managed-child: a free loopback port, a fresh bearer token,
  * readiness by polling `GET <url>health`, supervision while it runs, and a bounded stop.
  */
 export class IacCodeProcess {
@@ -93,7 +93,7 @@ export class IacCodeProcess {
     return url;
   }
 
-  /** SIGTERM, then SIGKILL after the grace period (reference §3.3). Safe to call twice. */
+  /** SIGTERM, then SIGKILL after the grace period (docs/behaviour/a2a.md#managed-child). Safe to call twice. */
   async stop(): Promise<void> {
     const { child, exited } = this;
     if (!child || !exited) return;
@@ -143,7 +143,7 @@ export class IacCodeProcess {
     }
   }
 
-  /** Child output goes to the debug log, with the token masked (STYLE §2.7: never log tokens). */
+  /** Child output goes to the debug log, with the token masked (CONTRIBUTING.md: never log tokens). */
   private forwardOutput(child: ChildProcess): void {
     for (const stream of [child.stdout, child.stderr]) {
       if (!stream) continue;

@@ -16,7 +16,7 @@ const logger = new Logger('ErrorResponse');
 
 /**
  * Turns anything thrown before the stream started into status + code + translated message. Unknown errors
- * become INTERNAL_ERROR with their cause logged, never echoed (STYLE §2.5). Nest's own HTTP exceptions
+ * become INTERNAL_ERROR with their cause logged, never echoed (CONTRIBUTING.md). Nest's own HTTP exceptions
  * (404 for an unknown route, a body parser's 413 in a host app) keep their status.
  */
 export function toErrorResponse(

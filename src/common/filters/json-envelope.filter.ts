@@ -4,7 +4,7 @@ import { MessageCatalogue } from '../../i18n/message-catalogue';
 import { CLOCK, type Clock } from '../clock';
 import { writePreStreamError } from './pre-stream-error';
 
-/** The iac-code face: `{"error":{"code","message"}}` with the error table's status (reference §1.2). */
+/** The iac-code face: `{"error":{"code","message"}}` with the error table's status (docs/behaviour/http.md#request-checks). */
 @Catch()
 @Injectable()
 export class JsonEnvelopeFilter implements ExceptionFilter {

@@ -1,6 +1,6 @@
 import type { MessageKey } from '../message-key';
 
-/** German. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated (issue #8). */
+/** German. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated . */
 export const DE: Record<MessageKey, string> = {
   // HTTP layer
   unauthorized: 'Ein gültiges Bearer-Token ist erforderlich.',

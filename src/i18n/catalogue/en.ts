@@ -1,6 +1,6 @@
 /**
- * English source catalogue: the exact strings of the original adapter (reference §11), so a client that
- * matched on them keeps working. Other languages add a file with the same keys (issue #8).
+ * English source catalogue: the exact strings of the original adapter (docs/behaviour/http.md#languages), so a client that
+ * matched on them keeps working. Other languages add a file with the same keys .
  */
 export const EN = {
   // HTTP layer
@@ -63,7 +63,7 @@ export const EN = {
   sessionMappingNotCommitted: 'The execution session mapping could not be committed.',
   acceptedResponseNotCommitted: 'The accepted interrupt response could not be committed.',
   interruptedStateNotCommitted: 'The interrupted execution state could not be committed.',
-  // Interrupts and resume (reference §5, §11)
+  // Interrupts and resume (docs/behaviour/interrupts.md, docs/behaviour/http.md#languages)
   resolvedNeedsPayload: 'A resolved interrupt requires a payload.',
   interruptOtherContext: 'An interrupt belongs to another A2A context.',
   interruptOtherTask: 'An interrupt belongs to another A2A task.',
@@ -82,7 +82,7 @@ export const EN = {
   duplicateInterruptIds: 'The resume contains duplicate interrupt ids.',
   incompleteResume: 'The resume must resolve every pending interrupt exactly once.',
   unknownInterrupt: 'The resume references an unknown interrupt.',
-  // Interrupt fallbacks (reference §1.6)
+  // Interrupt fallbacks (docs/behaviour/http.md#languages)
   permissionRequired: 'Permission required',
   inputRequired: 'Input required',
 } as const;

@@ -1,6 +1,6 @@
 import type { MessageKey } from '../message-key';
 
-/** Spanish. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated (issue #8). */
+/** Spanish. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated . */
 export const ES: Record<MessageKey, string> = {
   // HTTP layer
   unauthorized: 'Se requiere un token bearer válido.',

@@ -1,6 +1,6 @@
 import type { MessageKey } from '../message-key';
 
-/** French. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated (issue #8). */
+/** French. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated . */
 export const FR: Record<MessageKey, string> = {
   // HTTP layer
   unauthorized: 'Un jeton bearer valide est requis.',

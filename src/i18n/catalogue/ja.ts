@@ -1,6 +1,6 @@
 import type { MessageKey } from '../message-key';
 
-/** Japanese. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated (issue #8). */
+/** Japanese. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated . */
 export const JA: Record<MessageKey, string> = {
   // HTTP layer
   unauthorized: '有効なベアラートークンが必要です。',

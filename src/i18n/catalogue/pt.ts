@@ -1,6 +1,6 @@
 import type { MessageKey } from '../message-key';
 
-/** Portuguese. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated (issue #8). */
+/** Portuguese. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated . */
 export const PT: Record<MessageKey, string> = {
   // HTTP layer
   unauthorized: 'É necessário um token bearer válido.',

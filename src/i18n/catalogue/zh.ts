@@ -1,6 +1,6 @@
 import type { MessageKey } from '../message-key';
 
-/** Simplified Chinese. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated (issue #8). */
+/** Simplified Chinese. Codes, field names, "A2A", "AG-UI" and "iac-code" stay untranslated . */
 export const ZH: Record<MessageKey, string> = {
   // HTTP layer
   unauthorized: '需要有效的 Bearer 令牌。',

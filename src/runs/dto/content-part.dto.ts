@@ -14,8 +14,8 @@ import {
 import { FreeForm } from './free-form.decorator';
 import { IsNeverValid, IsNotNull, OptionalKey } from './optional-key.decorator';
 
-// AG-UI 1.0 content parts and their sources (agui-1.0-and-agentcore.md §1.4). Only the shapes are checked
-// here; which parts a run may actually use is decided inside the stream (reference §2.5, DESIGN "Envelope").
+// AG-UI 1.0 content parts and their sources (docs/behaviour/run-input.md#envelope). Only the shapes are checked
+// here; which parts a run may actually use is decided inside the stream (docs/behaviour/run-input.md#user-message, docs/architecture.md#decisions).
 
 export class DataSourceDto {
   @Equals('data') type!: 'data';
@@ -77,7 +77,7 @@ const hasBinaryPayload = (_value: unknown, args?: ValidationArguments): boolean 
 
 /**
  * The pre-1.0 `binary` part. 1.0 has none, but 0.0.x clients (CopilotKit among them) still send it, so a
- * server must accept it (agui-1.0-and-agentcore.md §1.4); like 0.0.x, it needs one of id, url or data.
+ * server must accept it (docs/behaviour/run-input.md#envelope); like 0.0.x, it needs one of id, url or data.
  */
 export class BinaryPartDto {
   @Equals('binary')

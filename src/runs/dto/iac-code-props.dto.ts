@@ -15,7 +15,7 @@ import {
 import { FreeForm } from './free-form.decorator';
 import { OptionalKey } from './optional-key.decorator';
 
-// forwardedProps.iacCode with the seed's fields plus those of the published adapter 0.16.0 (`llmHeaders`,
+// forwardedProps.iacCode with the original's documented fields plus those of the published adapter 0.16.0 (`llmHeaders`,
 // `activeGuidance`); later fields that no release has are rejected like any unknown key. `@IsOptional()`
 // marks the nullable fields; `@OptionalKey()` the ones that may be absent but never null.
 
@@ -92,7 +92,7 @@ export class IacCodePropsDto {
   alibabaCloud?: AlibabaCloudDto | null;
 }
 
-/** `forwardedProps` is exactly `{ iacCode }` (reference §2.2: extra keys forbidden). */
+/** `forwardedProps` is exactly `{ iacCode }` (docs/behaviour/run-input.md#forwardedpropsiaccode: extra keys forbidden). */
 export class ForwardedPropsDto {
   @IsObject() @ValidateNested() @Type(() => IacCodePropsDto) iacCode!: IacCodePropsDto;
 }

@@ -7,7 +7,7 @@ import { MAX_ID_LENGTH } from '../../common/max-id-length';
 import { IsNeverValid, OptionalKey } from './optional-key.decorator';
 
 // Every AG-UI 1.0 message role parses, because HttpAgent resends the whole conversation on every run
-// (DESIGN "Envelope"); field lists follow @ag-ui/core 1.0.0 (agui-1.0-and-agentcore.md §1.4).
+// (docs/architecture.md#decisions); field lists follow @ag-ui/core 1.0.0 (docs/behaviour/run-input.md#envelope).
 
 type ContentPartDto = TextPartDto | MediaPartDto | BinaryPartDto;
 

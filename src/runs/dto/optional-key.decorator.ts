@@ -2,8 +2,8 @@ import { ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator'
 
 /**
  * The key may be absent; when present, every other rule on the property applies — to `null` too.
- * AG-UI 1.0 optional fields reject `null` (agui-1.0-and-agentcore.md §1.2), which class-validator's
- * `@IsOptional()` would let through; `@IsOptional()` stays for the nullable iacCode fields (reference §2.2).
+ * AG-UI 1.0 optional fields reject `null` (docs/behaviour/run-input.md#envelope), which class-validator's
+ * `@IsOptional()` would let through; `@IsOptional()` stays for the nullable iacCode fields (docs/behaviour/run-input.md#forwardedpropsiaccode).
  */
 export function OptionalKey(): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined);

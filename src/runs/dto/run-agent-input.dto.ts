@@ -15,9 +15,9 @@ import { MessageList, type MessageDto } from './message.dto';
 import { FreeForm } from './free-form.decorator';
 import { IsNotNull, OptionalKey } from './optional-key.decorator';
 
-// The AG-UI 1.0 RunAgentInput envelope (agui-1.0-and-agentcore.md §1.4) with the seed's own rule of
-// non-empty threadId/runId (DESIGN "Envelope"). `forwardedProps` is only required to be non-null here:
-// its iac-code shape is checked separately, with its own error message (reference §1.2 steps 8–9).
+// The AG-UI 1.0 RunAgentInput envelope (docs/behaviour/run-input.md#envelope) with the original's documented rule of
+// non-empty threadId/runId (docs/architecture.md#decisions). `forwardedProps` is only required to be non-null here:
+// its iac-code shape is checked separately, with its own error message (docs/behaviour/http.md#request-checks steps 8–9).
 
 export class ToolDto {
   @IsString() name!: string;
@@ -44,7 +44,7 @@ export class RunAgentInputDto {
   @IsString() @MinLength(1) @MaxLength(MAX_ID_LENGTH) runId!: string;
   @OptionalKey() @IsString() protocolVersion?: string;
   @OptionalKey() @IsString() @MaxLength(MAX_ID_LENGTH) parentRunId?: string;
-  /** Any JSON value; AG-UI 1.0 reads a null state as absent. Accepted and ignored (reference §2.1). */
+  /** Any JSON value; AG-UI 1.0 reads a null state as absent. Accepted and ignored (docs/behaviour/run-input.md#envelope). */
   @Allow() @FreeForm() state?: unknown;
   @MessageList() messages!: MessageDto[];
   @OptionalKey()

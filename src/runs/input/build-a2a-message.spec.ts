@@ -24,7 +24,7 @@ const ALWAYS = {
 };
 
 describe('contextIdFor', () => {
-  // Expected values from Python's hashlib, as the original computes them (reference §3.2).
+  // Expected values from Python's hashlib, as the original computes them (docs/behaviour/a2a.md#the-message).
   it.each([
     { threadId: 'thread-1', expected: 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f' },
     { threadId: '', expected: 'agui-e3b0c44298fc1c149afbf4c8996fb92427ae41e4' },
@@ -35,7 +35,7 @@ describe('contextIdFor', () => {
 });
 
 describe('buildA2aMessage', () => {
-  it('forwards the runtime overrides exactly (reference §9.1 item 24)', () => {
+  it('forwards the runtime overrides exactly', () => {
     const message = buildA2aMessage(
       args({
         model: '  qwen-max ',
@@ -97,7 +97,7 @@ describe('buildA2aMessage', () => {
     { name: 'empty llm headers kept', props: { llmHeaders: {} }, expected: { ...ALWAYS, llm_headers: {} } },
     { name: 'blank model and key omitted', props: { model: '   ', llmApiKey: '' }, expected: ALWAYS },
     {
-      name: 'the other seed fields under their A2A names',
+      name: 'the other documented fields under their A2A names',
       props: {
         userId: 'user-1',
         channel: 'console',

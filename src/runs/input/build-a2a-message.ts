@@ -3,7 +3,7 @@ import type { A2aOutgoingMessage, A2aPart } from '../../a2a/a2a-gateway';
 import type { IacCodeProps, IacCodeThinking } from './iac-code-props';
 
 /**
- * The A2A context of a thread: `agui-` + the first 40 hex digits of sha256(utf8 threadId) (reference §3.2).
+ * The A2A context of a thread: `agui-` + the first 40 hex digits of sha256(utf8 threadId) (docs/behaviour/a2a.md#the-message).
  * Stable per thread, so every turn continues the same A2A context and iac-code session.
  */
 export function contextIdFor(threadId: string): string {
@@ -15,15 +15,15 @@ export interface A2aMessageArgs {
   readonly parts: A2aPart[];
   readonly threadId: string;
   readonly props: IacCodeProps;
-  /** The resolved workspace (reference §2.3 step 7), not the submitted one. */
+  /** The resolved workspace (docs/behaviour/run-input.md#cwd step 7), not the submitted one. */
   readonly cwd: string;
-  /** The run's 2-letter language (reference §1.6). */
+  /** The run's 2-letter language (docs/behaviour/http.md#languages). */
   readonly language: string;
   /** Only on a resume or a continuation; A2A creates the task on a new run. */
   readonly taskId?: string;
 }
 
-/** The exact A2A message of reference §3.2, with `llm_headers` as the published adapter 0.16.0 sends it. */
+/** The exact A2A message of docs/behaviour/a2a.md#the-message, with `llm_headers` as the published adapter 0.16.0 sends it. */
 export function buildA2aMessage(args: A2aMessageArgs): A2aOutgoingMessage {
   return {
     messageId: args.messageId,
@@ -35,7 +35,7 @@ export function buildA2aMessage(args: A2aMessageArgs): A2aOutgoingMessage {
   };
 }
 
-/** Null values are omitted; model and API key are trimmed and omitted when blank (reference §3.2). */
+/** Null values are omitted; model and API key are trimmed and omitted when blank (docs/behaviour/a2a.md#the-message). */
 function iacCodeMetadata(props: IacCodeProps, cwd: string, language: string): Record<string, unknown> {
   const alibaba = props.alibabaCloud;
   const entries: Record<string, unknown> = {

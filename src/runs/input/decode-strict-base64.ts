@@ -1,5 +1,5 @@
 /**
- * Python's `base64.b64decode(value, validate=True)` on an ASCII string (reference §2.5): only the base64
+ * Python's `base64.b64decode(value, validate=True)` on an ASCII string (docs/behaviour/run-input.md#user-message): only the base64
  * alphabet, padded to a multiple of four, at most two `=` at the end. No whitespace, no URL-safe alphabet.
  * Returns undefined when the text is not strict base64.
  */

@@ -1,12 +1,12 @@
 /**
- * `forwardedProps.iacCode` after validation (reference §2.2: the seed's fields and those of 0.16.0). Optional keys stay absent
+ * `forwardedProps.iacCode` after validation (docs/behaviour/run-input.md#forwardedpropsiaccode: the original's documented fields and those of 0.16.0). Optional keys stay absent
  * when the client left them out, and nullable ones may be null; the two defaults of the original are
  * applied: `cleanupOnly` and `thinking.enabled` are always booleans.
  */
 export interface IacCodeProps {
   readonly schemaVersion: 1;
   readonly rosInvocationId: string;
-  /** As submitted; `resolveCwd` gives the path that is bound and forwarded (reference §2.3). */
+  /** As submitted; `resolveCwd` gives the path that is bound and forwarded (docs/behaviour/run-input.md#cwd). */
   readonly cwd: string;
   readonly model?: string | null;
   readonly llmApiKey?: string | null;
@@ -35,7 +35,7 @@ export interface IacCodeThinking {
   readonly budget?: number | null;
 }
 
-/** Request-local Alibaba Cloud credentials: forwarded to A2A only, never stored or logged (reference §6.3). */
+/** Request-local Alibaba Cloud credentials: forwarded to A2A only, never stored or logged (docs/behaviour/state.md#never-stored). */
 export interface AlibabaCloudCredentials {
   readonly accessKeyId?: string | null;
   readonly accessKeySecret?: string | null;

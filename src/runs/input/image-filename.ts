@@ -7,7 +7,7 @@ const FORBIDDEN_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f]/;
 const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
 /**
- * The artifact file name of an inline image (reference §2.5): the client's name when it is already a safe
+ * The artifact file name of an inline image (docs/behaviour/run-input.md#user-message): the client's name when it is already a safe
  * single file name, otherwise `agui-image-<position>` (position = parts collected so far + 1).
  */
 export function imageFilename(requested: unknown, position: number): string {

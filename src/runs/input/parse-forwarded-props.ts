@@ -7,7 +7,7 @@ import type { IacCodeProps, IacCodeThinking } from './iac-code-props';
 type Plain = Record<string, unknown>;
 
 /**
- * `forwardedProps` must be exactly `{ iacCode }` with the seed's strict schema (reference §2.2); the
+ * `forwardedProps` must be exactly `{ iacCode }` with the original's strict schema (docs/behaviour/run-input.md#forwardedpropsiaccode); the
  * failure message is fixed and never echoes what was sent. Defaults of the original are applied.
  */
 export function parseForwardedProps(forwardedProps: unknown): IacCodeProps {

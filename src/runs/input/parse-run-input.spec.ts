@@ -428,7 +428,7 @@ describe('parseRunAgentInput: forwardedProps.iacCode', () => {
   };
 
   it.each([
-    { name: 'every seed field', fields: ALL_FIELDS, expected: ALL_FIELDS },
+    { name: 'every documented field', fields: ALL_FIELDS, expected: ALL_FIELDS },
     {
       name: 'nullable fields set to null',
       fields: {

@@ -14,14 +14,14 @@ type Plain = Record<string, unknown>;
 export interface ParseRunInputOptions {
   /**
    * The message for non-empty `tools`. The original surfaces only the forwarded-properties message at
-   * HTTP level (reference §1.2 step 9, §10.3), which strict mode keeps; generic-clients mode says what
+   * HTTP level (docs/behaviour/http.md#request-checks step 9, docs/behaviour/README.md), which strict mode keeps; generic-clients mode says what
    * is wrong, since its clients (CopilotKit apps with frontend tools) send tools without knowing better.
    */
   readonly toolsRefusalKey?: Extract<MessageKey, 'invalidForwardedProps' | 'toolsUnsupported'>;
 }
 
 /**
- * Steps 6, 8 and the input half of 9 of reference §1.2: a JSON object, a valid AG-UI 1.0 envelope, a
+ * Steps 6, 8 and the input half of 9 of docs/behaviour/http.md#request-checks: a JSON object, a valid AG-UI 1.0 envelope, a
  * valid `forwardedProps.iacCode`, no client tools. Every failure is INVALID_INPUT with a fixed message.
  * Unknown top-level keys are ignored, as AG-UI 1.0 and the published adapter do; everything below the
  * top level stays strict.
@@ -41,7 +41,7 @@ export function parseRunAgentInput(
     runId: known.runId as string,
     ...(known.protocolVersion !== undefined ? { protocolVersion: known.protocolVersion as string } : {}),
     ...(known.parentRunId !== undefined ? { parentRunId: known.parentRunId as string } : {}),
-    // AG-UI 1.0 reads a null state as absent (agui-1.0-and-agentcore.md §1.4).
+    // AG-UI 1.0 reads a null state as absent (docs/behaviour/run-input.md#envelope).
     ...(known.state !== undefined && known.state !== null ? { state: known.state } : {}),
     messages: known.messages as RunAgentInput['messages'],
     tools,
@@ -53,7 +53,7 @@ export function parseRunAgentInput(
 
 /**
  * `forwardedProps.iacCode.preferredLanguage` read from a body that is not validated yet: the payload's
- * language already applies to the envelope's own errors (reference §1.2 step 7). Normalising it is the
+ * language already applies to the envelope's own errors (docs/behaviour/http.md#request-checks step 7). Normalising it is the
  * language negotiation's job.
  */
 export function preferredLanguageOf(body: unknown): string | undefined {

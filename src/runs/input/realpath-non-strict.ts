@@ -5,7 +5,7 @@ import path from 'node:path';
 const MAX_SYMLINK_HOPS = 40;
 
 /**
- * Python's `Path.resolve(strict=False)` (reference §2.3 step 2): follow every symlink that exists, even a
+ * Python's `Path.resolve(strict=False)` (docs/behaviour/run-input.md#cwd step 2): follow every symlink that exists, even a
  * dangling one, and keep the missing tail as written. A symlink escape is then visible to the root check,
  * whether or not the target exists yet. Throws (ELOOP) only on a symlink loop.
  *

@@ -2,7 +2,7 @@ import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
 
-/** Largest width and height sent upstream (reference §2.5). */
+/** Largest width and height sent upstream (docs/behaviour/run-input.md#user-message). */
 export const MAX_IMAGE_SIDE = 2000;
 /** ≈ 3.75 MB of bytes, i.e. 5 MiB once base64-encoded: what the model providers accept per image. */
 export const TARGET_IMAGE_BYTES = 3.75 * 1024 * 1024;
@@ -28,7 +28,7 @@ export interface ReencodedImage {
 }
 
 /**
- * Makes an inline image acceptable upstream (reference §2.5, the original's Pillow resizer): at most
+ * Makes an inline image acceptable upstream (docs/behaviour/run-input.md#user-message, the original's Pillow resizer): at most
  * 2000×2000 px and about 3.75 MB. An image that already fits is passed through untouched; otherwise it is
  * scaled down and re-encoded in its own format, then as JPEG at falling quality. The media type returned
  * is that of the bytes returned, whatever the client declared. Any failure → `imageInvalid`.

@@ -10,7 +10,7 @@ export const MAX_CWD_BYTES = 4096;
 export const MAX_CWD_COMPONENTS = 255;
 
 /**
- * The workspace a run may use (reference §2.3): `~` and `$VAR` expanded (with the given home and
+ * The workspace a run may use (docs/behaviour/run-input.md#cwd): `~` and `$VAR` expanded (with the given home and
  * environment, never the process's), normalised, symlinks resolved non-strictly so an escape is caught,
  * contained in one of the existing allowed roots, a directory (created 0700 when missing). Returns the
  * resolved path, which is what gets bound to the thread and sent to A2A (step 7). Its size is checked, as

@@ -1,6 +1,6 @@
 import type { IacCodeProps } from './iac-code-props';
 
-// The validated AG-UI 1.0 RunAgentInput as plain data (agui-1.0-and-agentcore.md §1.4), plus the legacy
+// The validated AG-UI 1.0 RunAgentInput as plain data (docs/behaviour/run-input.md#envelope), plus the legacy
 // `binary` part that 0.0.x clients still send. Shapes mirror src/runs/dto/, which checks them.
 
 export interface TextPart {
@@ -123,20 +123,20 @@ export interface ResumeEntry {
 }
 
 export interface RunAgentInput {
-  /** Non-empty (the seed's rule). */
+  /** Non-empty (the original's documented rule). */
   readonly threadId: string;
-  /** Non-empty (the seed's rule). */
+  /** Non-empty (the original's documented rule). */
   readonly runId: string;
   readonly protocolVersion?: string;
   readonly parentRunId?: string;
-  /** Accepted and ignored (reference §2.1); absent when the client sent null. */
+  /** Accepted and ignored (docs/behaviour/run-input.md#envelope); absent when the client sent null. */
   readonly state?: unknown;
-  /** The whole conversation as sent; only the newest user message is used (reference §2.5). */
+  /** The whole conversation as sent; only the newest user message is used (docs/behaviour/run-input.md#user-message). */
   readonly messages: readonly Message[];
-  /** Always empty: client tools are refused (reference §2.4). */
+  /** Always empty: client tools are refused (docs/behaviour/run-input.md#tools). */
   readonly tools: readonly Tool[];
   readonly context: readonly Context[];
   readonly forwardedProps: { readonly iacCode: IacCodeProps };
-  /** Present (even empty) only on a resume (reference §2.6). */
+  /** Present (even empty) only on a resume (docs/behaviour/run-input.md#resume-requests). */
   readonly resume?: readonly ResumeEntry[];
 }

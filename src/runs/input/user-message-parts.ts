@@ -24,7 +24,7 @@ interface InlineImage {
 }
 
 /**
- * The A2A parts of a new run (reference §2.5): the newest user message only (history is ignored), text
+ * The A2A parts of a new run (docs/behaviour/run-input.md#user-message): the newest user message only (history is ignored), text
  * as `{text}`, inline images checked and re-encoded as `{data: {filename, bytes}, mediaType}`. Every
  * failure is INVALID_INPUT; the caller raises it inside the stream, after RUN_STARTED.
  */
@@ -70,8 +70,7 @@ function newestUserMessage(messages: RunAgentInput['messages']): UserMessage {
 }
 
 /**
- * An image part with inline data, or the 0.0.x `binary` part of an image type with `data` (DESIGN
- * "Envelope"); a part naming remote or provider-held bytes is refused, and so is every other kind.
+ * An image part with inline data, or the 0.0.x `binary` part of an image type with `data` (docs/behaviour/run-input.md#user-message); a part naming remote or provider-held bytes is refused, and so is every other kind.
  */
 function inlineImageOf(part: ContentPart): InlineImage {
   if (part.type === 'image') {

@@ -6,7 +6,7 @@ import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../../src/a2a/e
 
 /**
  * An in-process `A2aGateway` that answers every `SendStreamingMessage` with one short kernel turn: WORKING,
- * the given text deltas, then the kernel's end of turn (kernel wire doc "End of a normal turn"). It records
+ * the given text deltas, then the kernel's end of turn (docs/behaviour/a2a.md#the-kernels-own-behaviour). It records
  * the messages it was sent, so a test can prove it was the gateway in use. `forgetTasks()` makes it behave
  * like a restarted kernel: GetTask and CancelTask answer TaskNotFoundError; `failCancels()` makes CancelTask
  * fail the transient way (a timeout). CancelTask failures are wrapped as SdkA2aGateway wraps them.

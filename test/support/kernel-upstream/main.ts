@@ -1,5 +1,5 @@
 /**
- * Process entry of the scripted kernel used by integration tests (DESIGN "Test upstreams": a separate
+ * Process entry of the scripted kernel used by integration tests (docs/architecture.md#decisions: a separate
  * process, so a test can kill the gateway alone). Run with
  * `node_modules/.bin/node --import tsx test/support/kernel-upstream/main.ts [--ping-ms N]`.
  * Token from IACCODE_A2A_HTTP_TOKEN, like the kernel. Prints `KERNEL_UPSTREAM_READY <url>` when listening.
