@@ -3,6 +3,7 @@ import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
 import { CLOCK, type Clock } from '../common/clock';
 import { earliestExpiry, expiredIds } from '../interrupts/interrupt-expiry';
 import { ThreadRegistry } from '../threads/thread-registry';
+import { withExecutionTerminal } from '../threads/terminal-execution';
 import { END_REASON_EXPIRED, type ThreadState } from '../threads/thread-state';
 
 /** setTimeout's ceiling; a later expiry re-arms when this fires. */
@@ -64,16 +65,10 @@ export class InterruptExpiryTimer implements OnModuleInit, OnApplicationShutdown
             }),
           );
         }
+        const ended = withExecutionTerminal(state);
         await this.registry.commit({
-          ...state,
-          execution: {
-            ...execution,
-            pending: {},
-            taskId: null,
-            lastTaskId: execution.taskId ?? execution.lastTaskId,
-            endReason: END_REASON_EXPIRED,
-          },
-          terminalExecutionIds: [...state.terminalExecutionIds, execution.executionId],
+          ...ended,
+          execution: { ...ended.execution, endReason: END_REASON_EXPIRED },
         });
         this.logger.log({
           msg: 'interrupt expired',

@@ -1,6 +1,8 @@
 import { ErrorCode } from '../common/error-code';
 import type { MessageKey } from '../i18n/message-key';
+import { earliestExpiry } from '../interrupts/interrupt-expiry';
 import { contextIdForThread } from './thread-context-id';
+import { withExecutionTerminal } from './terminal-execution';
 import type { ThreadExecution, ThreadState } from './thread-state';
 
 /** What admission needs to know about one run request, already validated and resolved (docs/behaviour/state.md#admission steps 1–2). */
@@ -126,7 +128,7 @@ export function decideAdmission(
       return refuse(ErrorCode.EXECUTION_LOST, 'resumeMismatch');
     return { kind: 'admitted', state: recordRun(bound, request), isNewThread: false };
   }
-  const pendingExpiry = earliestExpiry(state.execution);
+  const pendingExpiry = earliestExpiry(state.execution.pending);
   const hasExpired = pendingExpiry !== undefined && pendingExpiry <= now;
   if (Object.keys(state.execution.pending).length > 0 && !hasExpired)
     return refuse(ErrorCode.RESUME_REQUIRED, 'resumeRequired');
@@ -212,36 +214,23 @@ function bindAgentCoreSession(state: ThreadState, request: AdmissionRequest): Th
   return { ...state, agentCoreSessionId: request.agentCoreSessionId };
 }
 
-/** The earliest `expiresAt` among pending entries: the service expires the whole execution at that time. */
-function earliestExpiry(execution: ThreadExecution): number | undefined {
-  const times = Object.values(execution.pending)
-    .map((entry) => (entry.expiresAt === undefined ? NaN : Date.parse(entry.expiresAt)))
-    .filter((time) => !Number.isNaN(time));
-  return times.length > 0 ? Math.min(...times) : undefined;
-}
-
 /**
  * docs/behaviour/state.md#admission step 8 with the old execution made terminal as at the end of a run (docs/behaviour/events.md#run-lifecycle step 7): listed in
  * `terminalExecutionIds`, its task id kept as `lastTaskId`. Unknown execution keys ride along.
  */
 function rotateExecution(state: ThreadState, request: AdmissionRequest): ThreadState {
-  const { interruptedRunId: _replaced, ...old } = state.execution;
+  const ended = withExecutionTerminal(state);
+  const { interruptedRunId: _replaced, ...old } = ended.execution;
   return {
-    ...state,
+    ...ended,
     execution: {
       ...withoutEndReason(old),
       executionId: request.newExecutionId,
       rosInvocationId: request.rosInvocationId,
-      taskId: null,
-      lastTaskId: old.taskId ?? old.lastTaskId,
       pipelineSequence: 0,
       pipelineOpenSteps: [],
       textSnapshotDigests: [],
-      pending: {},
     },
-    terminalExecutionIds: state.terminalExecutionIds.includes(old.executionId)
-      ? [...state.terminalExecutionIds]
-      : [...state.terminalExecutionIds, old.executionId],
   };
 }
 
