@@ -308,7 +308,7 @@ function resumeMessage(ctx: RunContext, step: SendStep, taskId: string): A2aOutg
   return buildA2aMessage({
     messageId: step.messageId,
     parts: step.parts,
-    threadId: ctx.run.threadId,
+    contextId: ctx.run.contextId,
     props: ctx.run.props,
     cwd: ctx.run.cwd,
     language: ctx.run.language,

@@ -12,7 +12,7 @@ export async function userTurnMessage(run: AdmittedRun, taskId?: string): Promis
   return buildA2aMessage({
     messageId,
     parts,
-    threadId: run.threadId,
+    contextId: run.contextId,
     props: run.props,
     cwd: run.cwd,
     language: run.language,

@@ -9,6 +9,7 @@ import { THREAD_STORE, type ThreadStore } from '../../src/threads/thread-store';
 import { canonicalDigest } from '../../src/threads/canonical-digest';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream } from '../support/start-kernel-upstream';
+import { expectConformantEvents } from '../support/agui-conformance';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 
@@ -96,6 +97,36 @@ describe('thread state survives restarts', () => {
       taskId: null,
       lastTaskId: session2.taskId,
     });
+  });
+
+  it('sends the stored context id, so a thread whose file names another context keeps working', async () => {
+    const gateway = await start();
+    const template = await postRun(gateway.url, runInput({ threadId: 'context-template', runId: 'run-1' }));
+    expect(template.events.at(-1)?.type).toBe('RUN_FINISHED');
+    // A thread written by another version (or edited by hand) whose context is not the one its id hashes to:
+    // the stored context is the thread's binding, and is never recomputed.
+    const written = {
+      ...readState('context-template'),
+      threadId: 'stored-context',
+      contextId: 'agui-stored-elsewhere',
+    };
+    writeFileSync(stateFile('stored-context'), JSON.stringify({ ...written, iacCodeSessionId: null }));
+
+    const run = await postRun(
+      gateway.url,
+      runInput({ threadId: 'stored-context', runId: 'run-2', text: 'again' }),
+    );
+    await expectConformantEvents(run.events);
+    expect(run.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(sessionOf(run.events).contextId).toBe('agui-stored-elsewhere');
+    const sent = (await upstream.requests()).filter((entry) =>
+      JSON.stringify(entry.body ?? null).includes('"again"'),
+    );
+    expect(
+      sent.map(
+        (entry) => (entry.body as { params: { message: { contextId: string } } }).params.message.contextId,
+      ),
+    ).toEqual(['agui-stored-elsewhere']);
   });
 
   it('keeps thread B working when thread A has a corrupt file', async () => {

@@ -1,4 +1,4 @@
-import { buildA2aMessage, contextIdFor } from './build-a2a-message';
+import { buildA2aMessage } from './build-a2a-message';
 import type { IacCodeProps } from './iac-code-props';
 
 const BASE: IacCodeProps = {
@@ -10,7 +10,7 @@ const BASE: IacCodeProps = {
 const args = (props: Partial<IacCodeProps> = {}, extra: { taskId?: string } = {}) => ({
   messageId: 'message-1',
   parts: [{ text: 'hello' }],
-  threadId: 'thread-1',
+  contextId: 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f',
   props: { ...BASE, ...props },
   cwd: '/work/ws',
   language: 'en',
@@ -23,18 +23,13 @@ const ALWAYS = {
   rosInvocationId: 'invocation-1',
 };
 
-describe('contextIdFor', () => {
-  // Expected values from Python's hashlib, as the original computes them (docs/behaviour/a2a.md#the-message).
-  it.each([
-    { threadId: 'thread-1', expected: 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f' },
-    { threadId: '', expected: 'agui-e3b0c44298fc1c149afbf4c8996fb92427ae41e4' },
-    { threadId: '线程-ü', expected: 'agui-35494d6e034232953fe2e1b35d14bc2f79fae639' },
-  ])('$threadId → $expected', ({ threadId, expected }) => {
-    expect(contextIdFor(threadId)).toBe(expected);
-  });
-});
-
 describe('buildA2aMessage', () => {
+  it("sends the thread's stored context id, never one recomputed from the thread id", () => {
+    expect(buildA2aMessage({ ...args(), contextId: 'agui-stored-by-an-older-version' }).contextId).toBe(
+      'agui-stored-by-an-older-version',
+    );
+  });
+
   it('forwards the runtime overrides exactly', () => {
     const message = buildA2aMessage(
       args({

@@ -1,19 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { A2aOutgoingMessage, A2aPart } from '../../a2a/a2a-gateway';
 import type { IacCodeProps, IacCodeThinking } from './iac-code-props';
-
-/**
- * The A2A context of a thread: `agui-` + the first 40 hex digits of sha256(utf8 threadId) (docs/behaviour/a2a.md#the-message).
- * Stable per thread, so every turn continues the same A2A context and iac-code session.
- */
-export function contextIdFor(threadId: string): string {
-  return 'agui-' + createHash('sha256').update(threadId, 'utf8').digest('hex').slice(0, 40);
-}
 
 export interface A2aMessageArgs {
   readonly messageId: string;
   readonly parts: A2aPart[];
-  readonly threadId: string;
+  /** The thread's stored A2A context (its binding), never recomputed: the kernel knows the thread by it. */
+  readonly contextId: string;
   readonly props: IacCodeProps;
   /** The resolved workspace (docs/behaviour/run-input.md#cwd step 7), not the submitted one. */
   readonly cwd: string;
@@ -29,7 +21,7 @@ export function buildA2aMessage(args: A2aMessageArgs): A2aOutgoingMessage {
     messageId: args.messageId,
     role: 'ROLE_USER',
     parts: args.parts,
-    contextId: contextIdFor(args.threadId),
+    contextId: args.contextId,
     ...(args.taskId !== undefined ? { taskId: args.taskId } : {}),
     metadata: { iac_code: iacCodeMetadata(args.props, args.cwd, args.language) },
   };
