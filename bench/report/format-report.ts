@@ -31,6 +31,7 @@ export function formatReport(result: BenchResult): string {
       'CPU s (gateway/proxy/upstream/client)',
       'wall s',
       'events/read',
+      'events/write()',
     ],
     ...(['gateway', 'proxy', 'direct'] as const).map((path) => [
       path,
@@ -40,6 +41,7 @@ export function formatReport(result: BenchResult): string {
       ['gateway', 'proxy', 'upstream', 'client'].map((name) => t[path].cpuSeconds[name]).join(' / '),
       String(t[path].wallSeconds),
       String(t[path].eventsPerRead),
+      String(t[path].eventsPerWrite ?? '-'),
     ]),
   ]);
   const l = d.pacedLatency;

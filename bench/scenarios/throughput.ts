@@ -1,4 +1,4 @@
-import { CpuMeter } from '../support/process-stats';
+import { CpuMeter, processWriteSyscalls } from '../support/process-stats';
 import { median, round } from '../support/sample-stats';
 import type { StreamReport } from '../client/client-protocol';
 import { planText } from '../upstream/upstream-plan';
@@ -14,6 +14,11 @@ export interface PathThroughput {
   readonly wallSeconds: number;
   /** Events per socket read at the client over the median run: how much the relay's writes were batched. */
   readonly eventsPerRead: number;
+  /**
+   * Events per write-family syscall of the relaying process over all repeats (/proc/<pid>/io `syscw`; its
+   * few non-socket writes, such as the run's state files, count too); absent for `direct`.
+   */
+  readonly eventsPerWrite?: number;
   readonly repeats: number;
 }
 
@@ -46,7 +51,8 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
     });
     expectCompleteTurn(warmUp, path, 'throughput warm-up');
   }
-  const runs: Record<PathName, { report: StreamReport; cpu: Record<string, number> }[]> = {
+  const relayPid = (path: PathName) => (path === 'direct' ? undefined : pids[path]);
+  const runs: Record<PathName, { report: StreamReport; cpu: Record<string, number>; writes: number }[]> = {
     gateway: [],
     proxy: [],
     direct: [],
@@ -54,26 +60,31 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
   for (let repeat = 0; repeat < repeats; repeat++) {
     for (const path of paths) {
       const meter = new CpuMeter(pids);
+      const pid = relayPid(path);
+      const writesBefore = pid === undefined ? 0 : processWriteSyscalls(pid);
       const report = await rig.client.send<StreamReport>({
         kind: 'run',
         target: targetFor(rig, path, planText({ kind: 'burst', deltas })),
       });
       const cpu = meter.read();
+      const writes = pid === undefined ? 0 : processWriteSyscalls(pid) - writesBefore;
       expectCompleteTurn(report, path, 'throughput');
-      runs[path].push({ report, cpu });
+      runs[path].push({ report, cpu, writes });
     }
   }
   const summarise = (path: PathName): PathThroughput => {
     const relay = path === 'direct' ? undefined : path;
-    const perRun = runs[path].map(({ report, cpu }) => ({
+    const perRun = runs[path].map(({ report, cpu, writes }) => ({
       report,
       cpu,
+      writes,
       wallSeconds: (report.endedUs - report.startedUs) / 1e6,
     }));
     // Total CPU over total events of every repeat: /proc counts in 10 ms ticks, and the proxy uses only
     // a few dozen of them per run, so one run alone would be quantised.
     const totalEvents = perRun.reduce((sum, run) => sum + run.report.events, 0);
     const totalCpuUs = relay ? perRun.reduce((sum, run) => sum + run.cpu[relay], 0) : 0;
+    const totalWrites = perRun.reduce((sum, run) => sum + run.writes, 0);
     const middle = [...perRun].sort((a, b) => a.wallSeconds - b.wallSeconds)[Math.floor(perRun.length / 2)];
     return {
       events: middle.report.events,
@@ -84,6 +95,7 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
       ),
       wallSeconds: round(middle.wallSeconds, 3),
       eventsPerRead: round(middle.report.events / middle.report.chunks, 1),
+      ...(relay ? { eventsPerWrite: round(totalEvents / Math.max(totalWrites, 1), 1) } : {}),
       repeats: perRun.length,
     };
   };

@@ -108,9 +108,17 @@ export class SseStream implements RunFlowControl {
     this.response.write(frame);
   }
 
+  /**
+   * Node 24's `response.uncork()` uncorks the socket first and then writes the buffered chunk piece by piece
+   * (size line, each frame, CRLF): one write() syscall per frame. Holding the socket's own cork across it
+   * makes the whole turn one writev (docs/benchmarks.md, `eventsPerWrite`).
+   */
   private uncork(): void {
     if (!this.isCorked) return;
     this.isCorked = false;
+    const socket = this.response.socket;
+    socket?.cork();
     this.response.uncork();
+    socket?.uncork();
   }
 }
