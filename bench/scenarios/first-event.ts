@@ -1,14 +1,14 @@
 import type { StreamReport } from '../client/client-protocol';
 import { planText } from '../upstream/upstream-plan';
-import { expectCompleteTurn, targetFor, type BenchRig, type PathName } from './bench-rig';
+import { expectCompleteTurn, pathsOf, targetFor, type BenchRig } from './bench-rig';
 import { latencyFigures, type LatencyFigures } from './paced-latency';
 
 export interface FirstEventResult {
   readonly runs: number;
-  /** POST → RUN_STARTED (gateway) / first frame (direct). */
-  readonly firstEvent: Record<'gateway' | 'direct', LatencyFigures>;
-  /** POST → first TEXT_MESSAGE_CONTENT (gateway) / first text delta (direct). */
-  readonly firstText: Record<'gateway' | 'direct', LatencyFigures>;
+  /** POST → RUN_STARTED (gateway, original) / first frame (direct). */
+  readonly firstEvent: Partial<Record<'gateway' | 'original' | 'direct', LatencyFigures>>;
+  /** POST → first TEXT_MESSAGE_CONTENT (gateway, original) / first text delta (direct). */
+  readonly firstText: Partial<Record<'gateway' | 'original' | 'direct', LatencyFigures>>;
 }
 
 /**
@@ -17,9 +17,10 @@ export interface FirstEventResult {
  */
 export async function measureFirstEvent(rig: BenchRig): Promise<FirstEventResult> {
   const runs = rig.sizes.firstEventRuns;
-  const firstEvent = {} as FirstEventResult['firstEvent'];
-  const firstText = {} as FirstEventResult['firstText'];
-  for (const path of ['direct', 'gateway'] as const satisfies PathName[]) {
+  const firstEvent: FirstEventResult['firstEvent'] = {};
+  const firstText: FirstEventResult['firstText'] = {};
+  for (const path of pathsOf(rig)) {
+    if (path === 'proxy') continue;
     const reports = await rig.client.send<StreamReport[]>({
       kind: 'sequential',
       target: targetFor(rig, path, planText({ kind: 'burst', deltas: 1 })),

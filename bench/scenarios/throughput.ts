@@ -2,7 +2,7 @@ import { CpuMeter, processWriteSyscalls } from '../support/process-stats';
 import { median, round } from '../support/sample-stats';
 import type { StreamReport } from '../client/client-protocol';
 import { planText } from '../upstream/upstream-plan';
-import { expectCompleteTurn, targetFor, type BenchRig, type PathName } from './bench-rig';
+import { expectCompleteTurn, pathsOf, targetFor, type BenchRig, type PathName } from './bench-rig';
 
 export interface PathThroughput {
   readonly events: number;
@@ -24,7 +24,9 @@ export interface PathThroughput {
 
 export interface ThroughputResult {
   readonly deltas: number;
-  readonly paths: Record<PathName, PathThroughput>;
+  readonly paths: Record<Exclude<PathName, 'original'>, PathThroughput> & {
+    readonly original?: PathThroughput;
+  };
 }
 
 const WARM_UP_DELTAS = 5000;
@@ -37,9 +39,10 @@ const WARM_UP_DELTAS = 5000;
  */
 export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult> {
   const { throughputDeltas: deltas, throughputRepeats: repeats } = rig.sizes;
-  const paths: PathName[] = ['gateway', 'proxy', 'direct'];
-  const pids = {
+  const paths = pathsOf(rig);
+  const pids: Record<string, number> = {
     gateway: rig.gateway.pid,
+    ...(rig.original ? { original: rig.original.pid } : {}),
     proxy: rig.proxy.pid,
     upstream: rig.upstream.pid,
     client: rig.client.pid,
@@ -54,6 +57,7 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
   const relayPid = (path: PathName) => (path === 'direct' ? undefined : pids[path]);
   const runs: Record<PathName, { report: StreamReport; cpu: Record<string, number>; writes: number }[]> = {
     gateway: [],
+    original: [],
     proxy: [],
     direct: [],
   };
@@ -101,6 +105,11 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
   };
   return {
     deltas,
-    paths: { gateway: summarise('gateway'), proxy: summarise('proxy'), direct: summarise('direct') },
+    paths: {
+      gateway: summarise('gateway'),
+      ...(rig.original ? { original: summarise('original') } : {}),
+      proxy: summarise('proxy'),
+      direct: summarise('direct'),
+    },
   };
 }

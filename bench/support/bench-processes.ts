@@ -18,7 +18,7 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
+export function stopper(child: ChildProcess): () => Promise<void> {
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -30,7 +30,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
 }
 
 /** Keeps the last lines of a child's stderr, for the error message when it fails. */
-function stderrTail(child: ChildProcess): () => string {
+export function stderrTail(child: ChildProcess): () => string {
   let tail = '';
   child.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-4000)));
   return () => tail;
@@ -93,7 +93,7 @@ export interface GatewayProcess extends BenchProcess {
   readonly coldStartMs: number;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
