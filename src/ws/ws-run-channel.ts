@@ -1,5 +1,4 @@
 import type { BaseEvent } from '@ag-ui/core';
-import { EventEncoder } from '@ag-ui/encoder';
 import type { Logger } from '@nestjs/common';
 import type { Observable, Subscription } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
@@ -9,6 +8,7 @@ import { ErrorCode } from '../common/error-code';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
 import type { AdmittedRun, RunRequest } from '../runs/run-request';
+import { encodeSseFrame } from '../runs/sse-frame';
 import type { RunRequestOrigin } from '../runs/run-request-reader';
 import type { JsonBody } from '../runs/read-json-body';
 import { splitUtf8Frame } from './split-utf8-frame';
@@ -66,7 +66,6 @@ export interface WsRunChannelOptions {
  * task exactly like an SSE disconnect. Created with `new` per connection: it holds that socket's state.
  */
 export class WsRunChannel {
-  private readonly encoder = new EventEncoder({ accept: 'text/event-stream' });
   private readonly heartbeat: NodeJS.Timeout;
   /** A run is being admitted or streamed on this socket. */
   private isRunActive = false;
@@ -155,7 +154,7 @@ export class WsRunChannel {
   private stream(run: AdmittedRun, language: Language): void {
     let isFinished = false;
     const subscription = this.runs.stream(run).subscribe({
-      next: (event) => this.send(this.encoder.encodeSSE(event)),
+      next: (event) => this.send(encodeSseFrame(event)),
       // RunService turns every failure into a RUN_ERROR event; an error here is a bug.
       error: (error: unknown) => {
         isFinished = true;
@@ -199,7 +198,7 @@ export class WsRunChannel {
   private sendError(code: ErrorCode, key: MessageKey, language: Language): void {
     const message = this.options.catalogue.render(key, language);
     this.send(
-      this.encoder.encodeSSE({
+      encodeSseFrame({
         type: 'RUN_ERROR',
         code,
         message,
