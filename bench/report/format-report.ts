@@ -1,4 +1,5 @@
 import type { BenchResult } from './bench-result';
+import type { FirstEventResult } from '../scenarios/first-event';
 import type { OpenRunsResult } from '../scenarios/open-runs';
 import type { LatencyFigures } from '../scenarios/paced-latency';
 import type { PacedPathFigures } from '../scenarios/paced-runs';
@@ -23,6 +24,9 @@ function table(rows: readonly (readonly string[])[]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ')).join('\n');
 }
 
+const p50p90 = (figures: LatencyFigures | undefined) =>
+  figures ? `${figures.p50Ms} / ${figures.p90Ms} ms` : '-';
+
 const cell = (value: number | undefined, unit = '') => (value === undefined ? '-' : `${value}${unit}`);
 
 /** The issue's per-system table: each figure for ours, the original, the proxy and direct where it applies. */
@@ -33,6 +37,13 @@ function sideBySideRows(result: BenchResult): string[][] {
   const p = d.pacedRuns;
   const p50p99 = (figures: PacedPathFigures | undefined) =>
     figures ? `${figures.extraDelay.p50Ms} / ${figures.extraDelay.p99Ms} ms` : '-';
+  const firstRow = (name: string, figures: FirstEventResult['firstEvent']) => [
+    name,
+    p50p90(figures.gateway),
+    p50p90(figures.original),
+    '-',
+    p50p90(figures.direct),
+  ];
   const rss = (o: OpenRunsResult | undefined) => (o ? `${o.idleRssMb} MB / ${o.perRunKb} KB` : '-');
   return [
     [
@@ -56,22 +67,8 @@ function sideBySideRows(result: BenchResult): string[][] {
       cell(t.proxy.eventsPerWrite),
       '-',
     ],
-    [
-      'POST → RUN_STARTED p50 / p90',
-      ...(['gateway', 'original'] as const).map((path) =>
-        f.firstEvent[path] ? `${f.firstEvent[path].p50Ms} / ${f.firstEvent[path].p90Ms} ms` : '-',
-      ),
-      '-',
-      f.firstEvent.direct ? `${f.firstEvent.direct.p50Ms} / ${f.firstEvent.direct.p90Ms} ms` : '-',
-    ],
-    [
-      'POST → first text p50 / p90',
-      ...(['gateway', 'original'] as const).map((path) =>
-        f.firstText[path] ? `${f.firstText[path].p50Ms} / ${f.firstText[path].p90Ms} ms` : '-',
-      ),
-      '-',
-      f.firstText.direct ? `${f.firstText.direct.p50Ms} / ${f.firstText.direct.p90Ms} ms` : '-',
-    ],
+    firstRow('POST → RUN_STARTED p50 / p90', f.firstEvent),
+    firstRow('POST → first text p50 / p90', f.firstText),
     [
       `${p.runs} paced runs, extra delay p50 / p99`,
       p50p99(p.gateway),

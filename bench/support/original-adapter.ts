@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { REPO_ROOT, freePort, stderrTail, stopper, type GatewayProcess } from './bench-processes';
+import { REPO_ROOT, freePort, untilAnswering, type GatewayProcess } from './bench-processes';
 
 /** The hash-locked set of the published Python adapter (iac-code[agui] 0.16.0, a2a-sdk held below 1.2.1). */
 const REQUIREMENTS = join(REPO_ROOT, 'bench/original/requirements.txt');
@@ -91,19 +91,5 @@ export async function startOriginal(options: OriginalOptions): Promise<GatewayPr
     ],
     { cwd: options.workDir, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const tail = stderrTail(child);
-  child.stdout?.resume();
-  const url = `http://127.0.0.1:${port}/`;
-  const deadline = started + READY_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`original exited (${child.exitCode})\n${tail()}`);
-    if (performance.now() > deadline) throw new Error(`original not answering /health\n${tail()}`);
-    const status = await fetch(`${url}health`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    await new Promise((done) => setTimeout(done, 2));
-  }
-  return { pid: child.pid!, url, coldStartMs: performance.now() - started, stop: stopper(child) };
+  return untilAnswering(child, `http://127.0.0.1:${port}/`, 'health', started, READY_TIMEOUT_MS);
 }
