@@ -35,6 +35,9 @@ export interface BenchResult {
   /** POST → RUN_STARTED and → first TEXT_MESSAGE_CONTENT, p50 (ours; the original's in details). */
   readonly firstEventP50Ms: number;
   readonly firstTextP50Ms: number;
+  /** Relay CPU per short run (6 events), ms: ours and the original's. */
+  readonly cpuMsPerShortRun: number;
+  readonly originalCpuMsPerShortRun?: number;
   readonly addedLatencyP99Ms: number;
   /** RSS after warm-up, and the growth per open heartbeating run. */
   readonly idleRssMb: number;
@@ -77,6 +80,10 @@ export function headlineOf(details: BenchResult['details']): Headline {
     eventsPerWrite: paths.gateway.eventsPerWrite ?? 0,
     firstEventP50Ms: details.firstEvent.firstEvent.gateway?.p50Ms ?? NaN,
     firstTextP50Ms: details.firstEvent.firstText.gateway?.p50Ms ?? NaN,
+    cpuMsPerShortRun: details.firstEvent.cpuMsPerRun.gateway ?? NaN,
+    ...(details.firstEvent.cpuMsPerRun.original !== undefined
+      ? { originalCpuMsPerShortRun: details.firstEvent.cpuMsPerRun.original }
+      : {}),
     addedLatencyP99Ms: details.pacedLatency.gatewayAddedP99Ms,
     idleRssMb: details.openRuns.idleRssMb,
     openRunKb: details.openRuns.perRunKb,
@@ -122,6 +129,15 @@ export function checkTargets(
       Math.min(8, originalFirstText),
       '≤ 8 ms and below the original',
     ),
+    ...(headline.originalCpuMsPerShortRun !== undefined
+      ? {
+          cpuMsPerShortRun: atMost(
+            headline.cpuMsPerShortRun,
+            headline.originalCpuMsPerShortRun,
+            'below the original',
+          ),
+        }
+      : {}),
     addedLatencyP99Ms: atMost(headline.addedLatencyP99Ms, 2, '≤ 2 ms'),
     pacedExtraDelayP99Ms: atMost(headline.pacedExtraDelayP99Ms, 25, '≤ 25 ms'),
     idleRssMb: atMost(headline.idleRssMb, 120, '≤ 120 MB'),

@@ -41,7 +41,7 @@ function sideBySideRows(result: BenchResult): string[][] {
     name,
     p50p90(figures.gateway),
     p50p90(figures.original),
-    '-',
+    p50p90(figures.proxy),
     p50p90(figures.direct),
   ];
   const rss = (o: OpenRunsResult | undefined) => (o ? `${o.idleRssMb} MB / ${o.perRunKb} KB` : '-');
@@ -69,6 +69,13 @@ function sideBySideRows(result: BenchResult): string[][] {
     ],
     firstRow('POST → RUN_STARTED p50 / p90', f.firstEvent),
     firstRow('POST → first text p50 / p90', f.firstText),
+    [
+      `CPU per short run (${f.runs} runs)`,
+      cell(f.cpuMsPerRun.gateway, ' ms'),
+      cell(f.cpuMsPerRun.original, ' ms'),
+      cell(f.cpuMsPerRun.proxy, ' ms'),
+      '-',
+    ],
     [
       `${p.runs} paced runs, extra delay p50 / p99`,
       p50p99(p.gateway),

@@ -23,6 +23,13 @@ export function pathsOf(rig: BenchRig): PathName[] {
   return rig.original ? ['gateway', 'original', 'proxy', 'direct'] : ['gateway', 'proxy', 'direct'];
 }
 
+/** The process that relays a path (its CPU and syscalls are the path's cost); none for direct. */
+export function relayPid(rig: BenchRig, path: PathName): number | undefined {
+  if (path === 'direct') return undefined;
+  if (path === 'original') return rig.original?.pid;
+  return rig[path].pid;
+}
+
 export function targetFor(rig: BenchRig, path: PathName, planText: string): StreamTarget {
   if (path === 'gateway') return gatewayTarget(rig.gateway.url, planText, rig.cwd);
   if (path === 'original') {

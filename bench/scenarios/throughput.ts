@@ -2,7 +2,7 @@ import { CpuMeter, processWriteSyscalls } from '../support/process-stats';
 import { median, round } from '../support/sample-stats';
 import type { StreamReport } from '../client/client-protocol';
 import { planText } from '../upstream/upstream-plan';
-import { expectCompleteTurn, pathsOf, targetFor, type BenchRig, type PathName } from './bench-rig';
+import { expectCompleteTurn, pathsOf, relayPid, targetFor, type BenchRig, type PathName } from './bench-rig';
 
 export interface PathThroughput {
   readonly events: number;
@@ -54,7 +54,6 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
     });
     expectCompleteTurn(warmUp, path, 'throughput warm-up');
   }
-  const relayPid = (path: PathName) => (path === 'direct' ? undefined : pids[path]);
   const runs: Record<PathName, { report: StreamReport; cpu: Record<string, number>; writes: number }[]> = {
     gateway: [],
     original: [],
@@ -64,7 +63,7 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
   for (let repeat = 0; repeat < repeats; repeat++) {
     for (const path of paths) {
       const meter = new CpuMeter(pids);
-      const pid = relayPid(path);
+      const pid = relayPid(rig, path);
       const writesBefore = pid === undefined ? 0 : processWriteSyscalls(pid);
       const report = await rig.client.send<StreamReport>({
         kind: 'run',
