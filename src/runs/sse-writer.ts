@@ -8,8 +8,9 @@ import type { RunFlowControl } from './run-flow-control';
 import { HEARTBEAT_COMMENT, withHeartbeat } from './with-heartbeat';
 
 /**
- * Writes runs as SSE (reference §8): LF-only `data: <json>\n\n` frames as @ag-ui/encoder writes them
- * (`encodeSseFrame`; always SSE, never the protobuf a wildcard Accept would pick), plus the heartbeat comment. `open` gives one response's stream, which is also the run's back-pressure.
+ * Writes runs as SSE (docs/behaviour/sse.md): LF-only `data: <json>\n\n` frames as @ag-ui/encoder writes
+ * them (`encodeSseFrame`; always SSE, never the protobuf a wildcard Accept would pick), plus the heartbeat
+ * comment. `open` gives one response's stream, which is also the run's back-pressure.
  */
 @Injectable()
 export class SseWriter {
