@@ -34,6 +34,7 @@ import {
   startUpstream,
   type GatewayOptions,
 } from './support/bench-processes';
+import { ensureOriginalAdapter, startOriginal } from './support/original-adapter';
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -85,11 +86,23 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
     const state = hasRedisServer
       ? { ...fileState, redis: await measureRedisStateLatency(sizes.stateThreads) }
       : fileState;
-    log(`cold start (${sizes.coldStarts} starts)`);
-    const coldStart = await measureColdStart(sizes.coldStarts, gatewayOptions('cold'));
+    const originalExecutable = ensureOriginalAdapter(log);
+    if (!originalExecutable) log('the Python original: skipped, no python3 on PATH');
+    const originalOptions = (name: string) => ({
+      executable: originalExecutable!,
+      upstreamUrl: upstream.url,
+      workDir: join(workDir, `original-${name}`),
+    });
+    log(`cold start (${sizes.coldStarts} starts${originalExecutable ? ' each, ours and the original' : ''})`);
+    const coldStart = await measureColdStart(sizes.coldStarts, () => startGateway(gatewayOptions('cold')));
+    const originalColdStart = originalExecutable
+      ? await measureColdStart(sizes.coldStarts, () => startOriginal(originalOptions('cold')))
+      : undefined;
     const gateway = await startGateway(gatewayOptions('main'));
     stops.unshift(gateway.stop);
-    const rig: BenchRig = { client, upstream, proxy, gateway, cwd, sizes };
+    const original = originalExecutable ? await startOriginal(originalOptions('main')) : undefined;
+    if (original) stops.unshift(original.stop);
+    const rig: BenchRig = { client, upstream, proxy, gateway, original, cwd, sizes };
     log(`time to first event (${sizes.firstEventRuns} runs per path)`);
     const firstEvent = await measureFirstEvent(rig);
     log(`cost per event (${sizes.throughputDeltas} deltas × ${sizes.throughputRepeats} per path)`);
@@ -104,9 +117,28 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
     log(`open runs (${sizes.openRuns}, heartbeat every ${sizes.openHeartbeatSeconds} s)`);
     const openGateway = await startGateway(gatewayOptions('open', sizes.openHeartbeatSeconds));
     stops.unshift(openGateway.stop);
-    const openRuns = await measureOpenRuns(rig, openGateway);
+    const openRuns = await measureOpenRuns(rig, openGateway, sizes.openHeartbeatSeconds);
     await openGateway.stop();
-    const details = { throughput, pacedLatency, firstEvent, openRuns, pacedRuns, coldStart, state };
+    let originalOpenRuns;
+    if (original) {
+      await original.stop();
+      log(`open runs on the original (${sizes.openRuns}, its fixed heartbeat every 15 s)`);
+      const openOriginal = await startOriginal(originalOptions('open'));
+      stops.unshift(openOriginal.stop);
+      originalOpenRuns = await measureOpenRuns(rig, openOriginal, 15);
+      await openOriginal.stop();
+    }
+    const details = {
+      throughput,
+      pacedLatency,
+      firstEvent,
+      openRuns,
+      pacedRuns,
+      coldStart,
+      state,
+      ...(originalColdStart ? { originalColdStart } : {}),
+      ...(originalOpenRuns ? { originalOpenRuns } : {}),
+    };
     const headline = headlineOf(details);
     const result: BenchResult = {
       date: new Date().toISOString(),
@@ -118,7 +150,7 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
         busyCoresDuringRun: machineLoad.busyCores(),
       },
       ...headline,
-      targets: checkTargets(headline, openRuns.runs),
+      targets: checkTargets(headline, details),
       details,
     };
     process.stdout.write(`\n${formatReport(result)}\n`);

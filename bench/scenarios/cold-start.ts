@@ -1,4 +1,4 @@
-import { startGateway, type GatewayOptions } from '../support/bench-processes';
+import type { GatewayProcess } from '../support/bench-processes';
 import { median, round } from '../support/sample-stats';
 
 export interface ColdStartResult {
@@ -9,13 +9,17 @@ export interface ColdStartResult {
 }
 
 /**
- * Cold start : spawning `node dist/main.js` → the first `/ping` answered 200, polled every 2 ms.
+ * Cold start: spawning `node dist/main.js` → the first `/ping` answered 200 (the original:
+ * `iac-code agui` → `/health`), polled every 2 ms.
  * Sequential starts, each stopped before the next; the page cache is warm after the first.
  */
-export async function measureColdStart(starts: number, options: GatewayOptions): Promise<ColdStartResult> {
+export async function measureColdStart(
+  starts: number,
+  start: () => Promise<GatewayProcess>,
+): Promise<ColdStartResult> {
   const samplesMs: number[] = [];
   for (let index = 0; index < starts; index++) {
-    const gateway = await startGateway(options);
+    const gateway = await start();
     samplesMs.push(round(gateway.coldStartMs, 1));
     await gateway.stop();
   }

@@ -34,13 +34,18 @@ async function upstreamStats(rig: BenchRig): Promise<UpstreamStats> {
 }
 
 /**
- * Concurrency, memory : `runs` runs held open on a silent upstream while the gateway heartbeats
- * them, on a gateway of their own (heartbeat period shortened so the hold sees several). Memory per run is
+ * Concurrency, memory: `runs` runs held open on a silent upstream while the gateway heartbeats
+ * them, on a gateway of their own (heartbeat period shortened so the hold sees several; the original's is
+ * fixed at 15 s, so its runs hold without one). Memory per run is
  * (peak RSS with every run open − RSS after warm-up) / runs. The clients then leave, and the gateway must
  * cancel every task upstream.
  */
-export async function measureOpenRuns(rig: BenchRig, gateway: GatewayProcess): Promise<OpenRunsResult> {
-  const { openRuns: runs, openHoldSeconds: holdSeconds, openHeartbeatSeconds } = rig.sizes;
+export async function measureOpenRuns(
+  rig: BenchRig,
+  gateway: GatewayProcess,
+  heartbeatSeconds: number,
+): Promise<OpenRunsResult> {
+  const { openRuns: runs, openHoldSeconds: holdSeconds } = rig.sizes;
   const openRig = { ...rig, gateway };
   await rig.client.send<StreamReport[]>({
     kind: 'concurrent',
@@ -80,7 +85,7 @@ export async function measureOpenRuns(rig: BenchRig, gateway: GatewayProcess): P
   if (refused > 0) throw new Error(`open runs: ${refused} of ${reports.length} were refused`);
   return {
     runs: opened,
-    heartbeatSeconds: openHeartbeatSeconds,
+    heartbeatSeconds,
     holdSeconds,
     idleRssMb: round(idleRssMb, 1),
     openRssMb: round(openRssMb, 1),

@@ -14,7 +14,7 @@ export interface LatencyFigures {
 export interface PacedLatencyResult {
   readonly perSecond: number;
   readonly deltas: number;
-  readonly paths: Record<PathName, LatencyFigures>;
+  readonly paths: Record<Exclude<PathName, 'original'>, LatencyFigures>;
   /** p50 / p99 of the gateway path minus those of the direct path (the same upstream, no hop). */
   readonly gatewayAddedP50Ms: number;
   readonly gatewayAddedP99Ms: number;
@@ -53,7 +53,7 @@ export async function measurePacedLatency(rig: BenchRig): Promise<PacedLatencyRe
   }
   // In rounds, the paths interleaved, so a burst of load from a neighbour on a shared machine lands on
   // every path alike instead of on whichever happened to be running.
-  const samples: Record<PathName, number[]> = { direct: [], proxy: [], gateway: [] };
+  const samples: Record<PathName, number[]> = { direct: [], proxy: [], gateway: [], original: [] };
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     for (const path of paths) {
       const report = await rig.client.send<StreamReport>({

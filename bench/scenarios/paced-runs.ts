@@ -1,6 +1,6 @@
 import type { StreamReport } from '../client/client-protocol';
 import { planText } from '../upstream/upstream-plan';
-import { expectCompleteTurn, targetFor, type BenchRig } from './bench-rig';
+import { expectCompleteTurn, pathsOf, targetFor, type BenchRig, type PathName } from './bench-rig';
 import { latencyFigures, type LatencyFigures } from './paced-latency';
 
 export interface PacedPathFigures {
@@ -18,12 +18,13 @@ export interface PacedRunsResult {
   readonly deltasPerRun: number;
   readonly eventsPerSecond: number;
   readonly gateway: PacedPathFigures;
+  readonly original?: PacedPathFigures;
   readonly proxy: PacedPathFigures;
 }
 
 const PACED_ROUNDS = 2;
 
-async function runPaced(rig: BenchRig, path: 'gateway' | 'proxy', deltas: number): Promise<StreamReport[]> {
+async function runPaced(rig: BenchRig, path: PathName, deltas: number): Promise<StreamReport[]> {
   const { pacedRuns: runs, pacedIntervalMs: intervalMs } = rig.sizes;
   const reports = await rig.client.send<StreamReport[]>({
     kind: 'concurrent',
@@ -52,20 +53,23 @@ function pacedFigures(reports: readonly StreamReport[]): PacedPathFigures {
  */
 export async function measurePacedRuns(rig: BenchRig): Promise<PacedRunsResult> {
   const { pacedRuns: runs, pacedIntervalMs: intervalMs, pacedDeltas: deltasPerRun } = rig.sizes;
-  const reports: Record<'gateway' | 'proxy', StreamReport[]> = { gateway: [], proxy: [] };
+  const paths = pathsOf(rig).filter((path) => path !== 'direct');
+  const reports: Record<PathName, StreamReport[]> = { gateway: [], original: [], proxy: [], direct: [] };
   for (let round = 0; round < PACED_ROUNDS; round++) {
-    for (const path of ['proxy', 'gateway'] as const) {
+    for (const path of paths) {
       reports[path].push(...(await runPaced(rig, path, deltasPerRun / PACED_ROUNDS)));
     }
   }
   const gateway = pacedFigures(reports.gateway);
   const proxy = pacedFigures(reports.proxy);
+  const original = rig.original ? { original: pacedFigures(reports.original) } : {};
   return {
     runs,
     intervalMs,
     deltasPerRun,
     eventsPerSecond: Math.round((runs * 1000) / intervalMs),
     gateway,
+    ...original,
     proxy,
   };
 }

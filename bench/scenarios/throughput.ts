@@ -1,8 +1,8 @@
-import { CpuMeter } from '../support/process-stats';
+import { CpuMeter, processWriteSyscalls } from '../support/process-stats';
 import { median, round } from '../support/sample-stats';
 import type { StreamReport } from '../client/client-protocol';
 import { planText } from '../upstream/upstream-plan';
-import { expectCompleteTurn, targetFor, type BenchRig, type PathName } from './bench-rig';
+import { expectCompleteTurn, pathsOf, relayPid, targetFor, type BenchRig, type PathName } from './bench-rig';
 
 export interface PathThroughput {
   readonly events: number;
@@ -14,12 +14,19 @@ export interface PathThroughput {
   readonly wallSeconds: number;
   /** Events per socket read at the client over the median run: how much the relay's writes were batched. */
   readonly eventsPerRead: number;
+  /**
+   * Events per write-family syscall of the relaying process over all repeats (/proc/<pid>/io `syscw`; its
+   * few non-socket writes, such as the run's state files, count too); absent for `direct`.
+   */
+  readonly eventsPerWrite?: number;
   readonly repeats: number;
 }
 
 export interface ThroughputResult {
   readonly deltas: number;
-  readonly paths: Record<PathName, PathThroughput>;
+  readonly paths: Record<Exclude<PathName, 'original'>, PathThroughput> & {
+    readonly original?: PathThroughput;
+  };
 }
 
 const WARM_UP_DELTAS = 5000;
@@ -32,9 +39,10 @@ const WARM_UP_DELTAS = 5000;
  */
 export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult> {
   const { throughputDeltas: deltas, throughputRepeats: repeats } = rig.sizes;
-  const paths: PathName[] = ['gateway', 'proxy', 'direct'];
-  const pids = {
+  const paths = pathsOf(rig);
+  const pids: Record<string, number> = {
     gateway: rig.gateway.pid,
+    ...(rig.original ? { original: rig.original.pid } : {}),
     proxy: rig.proxy.pid,
     upstream: rig.upstream.pid,
     client: rig.client.pid,
@@ -46,34 +54,40 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
     });
     expectCompleteTurn(warmUp, path, 'throughput warm-up');
   }
-  const runs: Record<PathName, { report: StreamReport; cpu: Record<string, number> }[]> = {
+  const runs: Record<PathName, { report: StreamReport; cpu: Record<string, number>; writes: number }[]> = {
     gateway: [],
+    original: [],
     proxy: [],
     direct: [],
   };
   for (let repeat = 0; repeat < repeats; repeat++) {
     for (const path of paths) {
       const meter = new CpuMeter(pids);
+      const pid = relayPid(rig, path);
+      const writesBefore = pid === undefined ? 0 : processWriteSyscalls(pid);
       const report = await rig.client.send<StreamReport>({
         kind: 'run',
         target: targetFor(rig, path, planText({ kind: 'burst', deltas })),
       });
       const cpu = meter.read();
+      const writes = pid === undefined ? 0 : processWriteSyscalls(pid) - writesBefore;
       expectCompleteTurn(report, path, 'throughput');
-      runs[path].push({ report, cpu });
+      runs[path].push({ report, cpu, writes });
     }
   }
   const summarise = (path: PathName): PathThroughput => {
     const relay = path === 'direct' ? undefined : path;
-    const perRun = runs[path].map(({ report, cpu }) => ({
+    const perRun = runs[path].map(({ report, cpu, writes }) => ({
       report,
       cpu,
+      writes,
       wallSeconds: (report.endedUs - report.startedUs) / 1e6,
     }));
     // Total CPU over total events of every repeat: /proc counts in 10 ms ticks, and the proxy uses only
     // a few dozen of them per run, so one run alone would be quantised.
     const totalEvents = perRun.reduce((sum, run) => sum + run.report.events, 0);
     const totalCpuUs = relay ? perRun.reduce((sum, run) => sum + run.cpu[relay], 0) : 0;
+    const totalWrites = perRun.reduce((sum, run) => sum + run.writes, 0);
     const middle = [...perRun].sort((a, b) => a.wallSeconds - b.wallSeconds)[Math.floor(perRun.length / 2)];
     return {
       events: middle.report.events,
@@ -84,11 +98,17 @@ export async function measureThroughput(rig: BenchRig): Promise<ThroughputResult
       ),
       wallSeconds: round(middle.wallSeconds, 3),
       eventsPerRead: round(middle.report.events / middle.report.chunks, 1),
+      ...(relay ? { eventsPerWrite: round(totalEvents / Math.max(totalWrites, 1), 1) } : {}),
       repeats: perRun.length,
     };
   };
   return {
     deltas,
-    paths: { gateway: summarise('gateway'), proxy: summarise('proxy'), direct: summarise('direct') },
+    paths: {
+      gateway: summarise('gateway'),
+      ...(rig.original ? { original: summarise('original') } : {}),
+      proxy: summarise('proxy'),
+      direct: summarise('direct'),
+    },
   };
 }

@@ -93,7 +93,7 @@ export interface GatewayProcess extends BenchProcess {
   readonly coldStartMs: number;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
@@ -122,14 +122,24 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayProc
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return untilAnswering(child, `http://127.0.0.1:${port}/`, 'ping', started, READY_TIMEOUT_MS);
+}
+
+/** Polls `<url><path>` every 2 ms until it answers 200; `coldStartMs` is `started` → that answer. */
+export async function untilAnswering(
+  child: ChildProcess,
+  url: string,
+  path: string,
+  started: number,
+  timeoutMs: number,
+): Promise<GatewayProcess> {
   const tail = stderrTail(child);
   child.stdout?.resume();
-  const url = `http://127.0.0.1:${port}/`;
-  const deadline = started + READY_TIMEOUT_MS;
+  const deadline = started + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode})\n${tail()}`);
-    if (performance.now() > deadline) throw new Error(`gateway not answering /ping\n${tail()}`);
-    const status = await fetch(`${url}ping`).then(
+    if (child.exitCode !== null) throw new Error(`${url} exited (${child.exitCode})\n${tail()}`);
+    if (performance.now() > deadline) throw new Error(`${url} not answering /${path}\n${tail()}`);
+    const status = await fetch(`${url}${path}`).then(
       (response) => response.status,
       () => 0,
     );

@@ -35,6 +35,17 @@ export function processRssMb(pid: number): number {
   return Number(match[1]) / 1024;
 }
 
+/**
+ * write-family syscalls (write, writev, pwrite, …) the process has made, from /proc/<pid>/io `syscw`; read
+ * from outside like the CPU, so events ÷ syscalls over a burst shows how the relay batches its socket writes.
+ */
+export function processWriteSyscalls(pid: number): number {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const match = /^syscw:\s+(\d+)/m.exec(io);
+  if (!match) throw new Error(`no syscw for pid ${pid}`);
+  return Number(match[1]);
+}
+
 /** CPU used by several processes over one measured interval. */
 export class CpuMeter {
   private readonly start = new Map<string, number>();

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
+import { expectEncoderBytes } from '../../test/support/sse-frame-bytes';
 import type { A2aFrame } from '../a2a/a2a-gateway';
 import { A2aEventMapper, type MapOptions } from './a2a-event-mapper';
 import { runFinished, runStarted } from './run-events';
@@ -377,12 +378,14 @@ describe('A2aEventMapper', () => {
       const closed = mapper.closeAll(NOW);
       expect(closed).toEqual(closing);
       expect(mapper.closeAll(NOW)).toEqual([]);
-      await expectConformantEvents([
+      const run = [
         runStarted(RUN, undefined, NOW),
         ...events,
         ...closed,
         runFinished(RUN, mapper.usage(), NOW),
-      ]);
+      ];
+      await expectConformantEvents(run);
+      expectEncoderBytes(run);
     },
   );
 

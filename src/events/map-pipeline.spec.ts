@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
+import { expectEncoderBytes } from '../../test/support/sse-frame-bytes';
 import type { A2aFrame } from '../a2a/a2a-gateway';
 import { A2aEventMapper, type MapOptions, type MapperSeed } from './a2a-event-mapper';
 import { runFinished, runStarted } from './run-events';
@@ -454,13 +455,15 @@ describe('Pipeline projection (live)', () => {
       expect(closed).toEqual(closing);
       expect(mapper.closeAll(NOW)).toEqual([]);
       if (durable) expect(mapper.durableOpenSteps).toEqual(durable); // closeAll keeps the durable set
-      await expectConformantEvents([
+      const run = [
         runStarted(RUN, undefined, NOW),
         ...reopened,
         ...events,
         ...closed,
         runFinished(RUN, mapper.usage(), NOW),
-      ]);
+      ];
+      await expectConformantEvents(run);
+      expectEncoderBytes(run);
     },
   );
 

@@ -5,7 +5,7 @@ import { A2aEventMapper } from './a2a-event-mapper';
 import { runFinished, runStarted } from './run-events';
 import { textDigest } from './text-snapshots';
 
-// Cumulative-replay stripping across resumes: docs/behaviour/events.md#text-and-reasoningT-APP 4.
+// Cumulative-replay stripping across resumes: docs/behaviour/events.md#text-and-reasoning.
 const NOW = 1_700_000_000_000;
 const run = (runId: string) => ({ threadId: 'thread-1', runId });
 

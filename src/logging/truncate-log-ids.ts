@@ -1,4 +1,4 @@
-/** Fields of a log line that carry a client-chosen id (STYLE: every line names its ids). */
+/** Fields of a log line that carry a client-chosen id (every log line names its ids). */
 const ID_FIELDS = ['threadId', 'runId', 'parentRunId', 'executionId', 'taskId', 'messageId', 'interruptId'];
 
 /** Characters of an id kept in a log line; enough to tell ids apart, and a line stays one screen wide. */

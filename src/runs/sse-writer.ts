@@ -1,25 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { BaseEvent } from '@ag-ui/core';
-import { EventEncoder } from '@ag-ui/encoder';
 import type { Response } from 'express';
 import { type Observable, map } from 'rxjs';
 import { RunMetrics } from '../metrics/run-metrics';
+import { encodeSseFrame } from './sse-frame';
 import type { RunFlowControl } from './run-flow-control';
 import { HEARTBEAT_COMMENT, withHeartbeat } from './with-heartbeat';
 
 /**
- * Writes runs as SSE (docs/behaviour/sse.md): LF-only `data: <json>\n\n` frames through @ag-ui/encoder, constructed for
- * `text/event-stream` explicitly (given curl's wildcard Accept it would pick protobuf), plus the heartbeat
+ * Writes runs as SSE (docs/behaviour/sse.md): LF-only `data: <json>\n\n` frames as @ag-ui/encoder writes
+ * them (`encodeSseFrame`; always SSE, never the protobuf a wildcard Accept would pick), plus the heartbeat
  * comment. `open` gives one response's stream, which is also the run's back-pressure.
  */
 @Injectable()
 export class SseWriter {
-  private readonly encoder = new EventEncoder({ accept: 'text/event-stream' });
-
   constructor(private readonly metrics: RunMetrics) {}
 
   open(response: Response): SseStream {
-    return new SseStream(response, this.encoder, this.metrics);
+    return new SseStream(response, this.metrics);
   }
 }
 
@@ -29,7 +27,6 @@ export class SseStream implements RunFlowControl {
 
   constructor(
     private readonly response: Response,
-    private readonly encoder: EventEncoder,
     private readonly metrics: RunMetrics,
   ) {}
 
@@ -70,25 +67,20 @@ export class SseStream implements RunFlowControl {
     response.socket?.setNoDelay(true);
 
     let finished = false;
-    const subscription = events
-      .pipe(
-        map((event) => this.encoder.encodeSSE(event)),
-        withHeartbeat(heartbeatMs),
-      )
-      .subscribe({
-        next: (frame) => this.writeFrame(frame),
-        // RunService turns every failure into a RUN_ERROR event; an error here is a bug, so cut the stream.
-        error: () => {
-          finished = true;
-          response.destroy();
-        },
-        complete: () => {
-          finished = true;
-          // Flush before ending: once ended, the response lets go of its socket and could not uncork it.
-          this.uncork();
-          response.end();
-        },
-      });
+    const subscription = events.pipe(map(encodeSseFrame), withHeartbeat(heartbeatMs)).subscribe({
+      next: (frame) => this.writeFrame(frame),
+      // RunService turns every failure into a RUN_ERROR event; an error here is a bug, so cut the stream.
+      error: () => {
+        finished = true;
+        response.destroy();
+      },
+      complete: () => {
+        finished = true;
+        // Flush before ending: once ended, the response lets go of its socket and could not uncork it.
+        this.uncork();
+        response.end();
+      },
+    });
     response.on('close', () => {
       if (!finished) subscription.unsubscribe();
     });
@@ -108,9 +100,17 @@ export class SseStream implements RunFlowControl {
     this.response.write(frame);
   }
 
+  /**
+   * Node 24's `response.uncork()` uncorks the socket first and then writes the buffered chunk piece by piece
+   * (size line, each frame, CRLF): one write() syscall per frame. Holding the socket's own cork across it
+   * makes the whole turn one writev (docs/benchmarks.md, `eventsPerWrite`).
+   */
   private uncork(): void {
     if (!this.isCorked) return;
     this.isCorked = false;
+    const socket = this.response.socket;
+    socket?.cork();
     this.response.uncork();
+    socket?.uncork();
   }
 }

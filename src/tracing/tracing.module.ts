@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { readServiceIdentity } from '../health/service-identity';
-import { createTracerProvider } from './create-tracer-provider';
 import { NoopRunTracer } from './noop-run-tracer';
-import { OtelRunTracer } from './otel-run-tracer';
 import { RunTracer } from './run-tracer';
 
 /**
@@ -15,8 +13,12 @@ import { RunTracer } from './run-tracer';
     {
       provide: RunTracer,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): RunTracer => {
+      useFactory: async (config: AppConfig): Promise<RunTracer> => {
         if (!config.tracing) return new NoopRunTracer();
+        // The OpenTelemetry SDK and exporter load only when tracing is on (docs/benchmarks.md,
+        // `coldStartMs` and `idleRssMb`).
+        const { createTracerProvider } = await import('./create-tracer-provider');
+        const { OtelRunTracer } = await import('./otel-run-tracer');
         const { serverVersion } = readServiceIdentity();
         return new OtelRunTracer(createTracerProvider({ serviceVersion: serverVersion }), serverVersion);
       },

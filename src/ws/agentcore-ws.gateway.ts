@@ -94,6 +94,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
       clock: this.clock,
       logger: this.logger,
       inLogContext,
+      wire: request.socket,
     });
   }
 

@@ -16,8 +16,11 @@ class FakeSocket extends EventEmitter {
   readyState = 1;
   readonly sent: Buffer[] = [];
   closedWith?: number;
+  /** Sends and the wire's cork/uncork calls, in order. */
+  readonly log: string[] = [];
   send(piece: Buffer): void {
     this.sent.push(piece);
+    this.log.push('send');
   }
   close(code: number): void {
     this.closedWith = code;
@@ -68,6 +71,7 @@ const input = (runId: string, lang = 'en') => JSON.stringify({ threadId: 't', ru
 describe('WsRunChannel', () => {
   const open = (context: Partial<WsConnectionContext> = {}) => {
     const socket = new FakeSocket();
+    const wire = { cork: () => socket.log.push('cork'), uncork: () => socket.log.push('uncork') };
     const runs = new ScriptedRuns();
     new WsRunChannel(
       socket as unknown as WebSocket,
@@ -79,6 +83,7 @@ describe('WsRunChannel', () => {
         clock: new FakeClock(),
         logger: new Logger('WsRunChannelSpec'),
         inLogContext: (handler) => handler(),
+        wire,
       },
     );
     const receive = (text: string) => socket.emit('message', Buffer.from(text), false);
@@ -106,6 +111,27 @@ describe('WsRunChannel', () => {
       'RUN_FINISHED:run-2',
     ]);
     expect(socket.closedWith).toBeUndefined();
+  });
+
+  it("corks the wire once per turn of the event loop: a burst's messages share one socket write", async () => {
+    const { socket, runs, receive } = open();
+    receive(input('run-1'));
+    const run = await runs.started('run-1');
+    run.next(event('RUN_STARTED', 'run-1'));
+    run.next(event('TEXT_MESSAGE_START', 'run-1'));
+    run.next(event('TEXT_MESSAGE_END', 'run-1'));
+    expect(socket.log).toEqual(['cork', 'send', 'send', 'send']);
+    await nextTurn();
+    run.next(event('RUN_FINISHED', 'run-1'));
+    await nextTurn();
+    expect(socket.log).toEqual(['cork', 'send', 'send', 'send', 'uncork', 'cork', 'send', 'uncork']);
+    // Still one WebSocket message per event.
+    expect(socket.events().map((e) => e.type)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
   });
 
   it('refuses an input beyond the queue between runs, in its own language, about the socket', async () => {

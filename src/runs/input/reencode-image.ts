@@ -1,4 +1,4 @@
-import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
 
@@ -22,6 +22,13 @@ const DECODE_OPTIONS: SharpOptions = {
   limitInputPixels: 89_478_485,
 };
 
+/**
+ * libvips is loaded on the first image, not at boot: most runs carry none, and loading it costs start time
+ * and resident memory (docs/benchmarks.md, `coldStartMs` and `idleRssMb`).
+ */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+const loadSharp = () => (sharpModule ??= import('sharp'));
+
 export interface ReencodedImage {
   readonly bytes: Buffer;
   readonly mediaType: string;
@@ -42,6 +49,7 @@ export async function reencodeImage(input: Buffer): Promise<ReencodedImage> {
 }
 
 async function fitImage(input: Buffer): Promise<ReencodedImage> {
+  const { default: sharp } = await loadSharp();
   const metadata = await sharp(input, DECODE_OPTIONS).metadata();
   const format = metadata.format;
   const mediaType = MEDIA_TYPE_BY_FORMAT[format];
