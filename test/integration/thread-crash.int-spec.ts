@@ -1,3 +1,4 @@
+import { THREAD_TEMP_FILE_NAME } from '../../src/threads/thread-file-name';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,8 +60,6 @@ describe('FileThreadStore under SIGKILL (docs/behaviour/state.md#atomic-writes a
     expect(names.filter((name) => name.endsWith('.json')).sort()).toEqual(
       THREADS.map((id) => store.pathForThread(id).split('/').pop()).sort(),
     );
-    expect(
-      names.every((name) => name.endsWith('.json') || /^\..+\.json\.[0-9a-f]{16}\.tmp$/.test(name)),
-    ).toBe(true);
+    expect(names.every((name) => name.endsWith('.json') || THREAD_TEMP_FILE_NAME.test(name))).toBe(true);
   }, 180_000);
 });
