@@ -114,13 +114,13 @@ describe('thread state survives restarts', () => {
 
     const run = await postRun(
       gateway.url,
-      runInput({ threadId: 'stored-context', runId: 'run-2', text: 'again' }),
+      runInput({ threadId: 'stored-context', runId: 'run-2', text: 'a turn on the stored context' }),
     );
     await expectConformantEvents(run.events);
     expect(run.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(sessionOf(run.events).contextId).toBe('agui-stored-elsewhere');
     const sent = (await upstream.requests()).filter((entry) =>
-      JSON.stringify(entry.body ?? null).includes('"again"'),
+      JSON.stringify(entry.body ?? null).includes('a turn on the stored context'),
     );
     expect(
       sent.map(
