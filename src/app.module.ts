@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AguiGatewayModule } from './gateway/agui-gateway.module';
-import { StandaloneHttpEdgeModule } from './http-edge/standalone-http-edge.module';
+import { StandaloneHttpEdgeModule } from './http/standalone-http-edge.module';
 import { PlaygroundModule } from './playground/playground.module';
 
 /**

@@ -8,7 +8,8 @@ export { AguiGatewayModule } from './gateway/agui-gateway.module';
 export type { MessageKey } from './i18n/message-key';
 export type { AguiGatewayModuleExtras, AguiGatewayOptions } from './gateway/agui-gateway-options';
 export type { GatewaySettings } from './config/gateway-config';
-export type { GatewayPart, GatewayParts } from './config/gateway-parts';
+export type { GatewayPart } from './config/gateway-parts';
+export type { GatewayParts } from './gateway/gateway-parts';
 
 // Configuration.
 export { APP_CONFIG, type AppConfig, type UpstreamMode } from './config/app-config';
@@ -23,20 +24,14 @@ export {
   type RequestAuthenticator,
 } from './auth/request-authenticator';
 export { THREAD_STORE, type ThreadStore } from './threads/thread-store';
+export type { ThreadExecution, ThreadState } from './threads/thread-state';
 export type {
   AppliedResumeDigest,
   PendingInterruptEntry,
   PersistedInput,
-  ThreadExecution,
-  ThreadState,
-} from './threads/thread-state';
-export {
-  A2A_GATEWAY,
-  type A2aFrame,
-  type A2aGateway,
-  type A2aOutgoingMessage,
-  type A2aPart,
-} from './a2a/a2a-gateway';
+} from './interrupts/pending-interrupt';
+export { A2A_GATEWAY, type A2aGateway } from './a2a/a2a-gateway';
+export type { A2aFrame, A2aOutgoingMessage, A2aPart } from './wire/a2a-wire';
 export { CLOCK, SystemClock, type Clock } from './common/clock';
 export {
   RUN_EVENT_HOOKS,
@@ -44,7 +39,7 @@ export {
   type RunHookContext,
   type RunOutcomeReport,
 } from './runs/run-event-hook';
-export type { Face } from './runs/run-request';
+export type { Face } from './run-input/run-request';
 
 // The WebSocket adapter /ws needs: quiet about client garbage, a 1001 close at shutdown.
 export { GatewayWsAdapter } from './ws/gateway-ws-adapter';
@@ -61,6 +56,6 @@ export type {
   IacCodeThinking,
   Message,
   RunAgentInput,
-} from './runs/input/parse-run-input';
-export type { ResumeEntry, Tool, Context } from './runs/input/run-agent-input';
+} from './run-input/parse-run-input';
+export type { ResumeEntry, Tool, Context } from './run-input/run-agent-input';
 export { EventType, type BaseEvent, type RunErrorEvent, type RunFinishedEvent } from '@ag-ui/core';

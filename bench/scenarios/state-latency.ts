@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { canonicalDigest } from '../../src/threads/canonical-digest';
+import { canonicalDigest } from '../../src/wire/canonical-digest';
 import { decideAdmission, type AdmissionRequest } from '../../src/threads/decide-admission';
 import { FileThreadStore } from '../../src/threads/file-thread-store';
 import type { ThreadState } from '../../src/threads/thread-state';
@@ -80,7 +80,7 @@ async function turn(
 }
 
 /**
- * State (item 6): admission and state-write latency of the file store on a temp dir
+ * State: admission and state-write latency of the file store on a temp dir
  * beside the other bench files, for `threads` threads: a first turn (new binding) then a second (load +
  * rotation). In-process: the store is a library, and the bench processes are idle meanwhile.
  */

@@ -9,8 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { AgentCard } from '@a2a-js/sdk';
-import { buildKernelAgentCard } from '../../src/a2a/embedded/kernel-agent-card';
-import { KERNEL_SSE_HEADERS } from '../../src/a2a/embedded/kernel-sse-frames';
+import { buildKernelAgentCard } from '../../src/demo-kernel/kernel-agent-card';
+import { KERNEL_SSE_HEADERS } from '../../src/demo-kernel/kernel-sse-frames';
 import { UPSTREAM_READY, UPSTREAM_STATS_PATH } from '../support/ready-lines';
 import { sharedNowUs } from '../support/shared-clock';
 import { BURST_FRAMES_PER_WRITE, FrameTemplates } from './frame-templates';

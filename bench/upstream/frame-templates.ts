@@ -3,8 +3,8 @@ import {
   kernelSessionId,
   statusFrame,
   textDeltaFrame,
-} from '../../src/a2a/embedded/kernel-frames';
-import { formatKernelDataFrame } from '../../src/a2a/embedded/kernel-sse-frames';
+} from '../../src/demo-kernel/kernel-frames';
+import { formatKernelDataFrame } from '../../src/demo-kernel/kernel-sse-frames';
 
 /** The identity of one streamed task: only these differ between requests. */
 export interface StreamIdentity {
@@ -24,7 +24,7 @@ export const BURST_FRAMES_PER_WRITE = 32;
 
 /**
  * The kernel's frames for one request, encoded once (docs/behaviour/a2a.md#the-kernels-own-behaviour, "Text", "End of a normal
- * turn"; src/a2a/embedded/kernel-frames.ts), so the upstream's per-delta cost is a buffer write: a burst
+ * turn"; src/demo-kernel/kernel-frames.ts), so the upstream's per-delta cost is a buffer write: a burst
  * delta is one prebuilt buffer; a paced delta is a prefix, the stamp and a suffix.
  */
 export class FrameTemplates {

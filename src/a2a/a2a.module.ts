@@ -2,7 +2,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { A2aCallObserver } from '../metrics/a2a-call-observer';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -11,6 +11,12 @@ import { A2aHealthIndicator } from './a2a.health';
 import { SdkA2aGateway } from './sdk-a2a-gateway';
 import { startUpstream } from './start-upstream';
 import { A2A_UPSTREAM, CUSTOM_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream } from './upstream';
+
+/** The parts of a host's `AguiGatewayModule.forRoot` options this module builds (CONTRIBUTING.md). */
+export interface A2aParts {
+  /** The A2A side of a run. Default: the @a2a-js/sdk client over the configured upstream (none is started when replaced). */
+  readonly a2aGateway?: GatewayPart<A2aGateway>;
+}
 
 /**
  * The A2A side: starts the upstream while the application initialises (an async factory, so it is up
@@ -23,7 +29,7 @@ import { A2A_UPSTREAM, CUSTOM_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream }
       provide: RUNNING_UPSTREAM,
       inject: [APP_CONFIG, { token: GATEWAY_PARTS, optional: true }],
       // A host's own A2A gateway talks to its own upstream: nothing is started for it .
-      useFactory: (config: AppConfig, parts: GatewayParts | undefined) =>
+      useFactory: (config: AppConfig, parts: A2aParts | undefined) =>
         parts?.a2aGateway ? CUSTOM_UPSTREAM : startUpstream(config),
     },
     {
@@ -44,7 +50,7 @@ import { A2A_UPSTREAM, CUSTOM_UPSTREAM, RUNNING_UPSTREAM, type RunningUpstream }
         running: RunningUpstream,
         config: AppConfig,
         observer: A2aCallObserver,
-        parts: GatewayParts | undefined,
+        parts: A2aParts | undefined,
         moduleRef: ModuleRef,
       ): A2aGateway | Promise<A2aGateway> =>
         parts?.a2aGateway

@@ -39,7 +39,7 @@ export async function startUpstream(config: AppConfig): Promise<RunningUpstream>
     }
     case 'demo': {
       // Loaded only in demo mode: production images never need the scripted kernel.
-      const { startKernelServer } = await import('./embedded/kernel-server');
+      const { startKernelServer } = await import('../demo-kernel/kernel-server');
       const token = randomBytes(32).toString('base64url');
       const server = await startKernelServer({ host: '127.0.0.1', port: 0, token });
       running = { descriptor: { kind: 'demo', url: server.url }, token, stop: () => server.close() };

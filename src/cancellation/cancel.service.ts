@@ -39,7 +39,7 @@ export class CancelService {
       }
       if (execution.rosInvocationId !== request.rosInvocationId) throw notFound();
       // Upstream first: if A2A cannot cancel, nothing changes here and the caller may retry.
-      // An upstream cancel in flight keeps an AgentCore session HealthyBusy (item 2).
+      // An upstream cancel in flight keeps an AgentCore session HealthyBusy.
       const { taskId } = execution;
       if (taskId) await this.activity.track(() => this.cancelUnlessForgotten(request.threadId, taskId));
       await this.registry.commit(withExecutionTerminal(state));

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { I18nModule } from '../i18n/i18n.module';
 import { ActivityTracker } from './activity-tracker';
@@ -8,6 +8,12 @@ import { CLOCK, SystemClock, type Clock } from './clock';
 import { JsonEnvelopeFilter } from './filters/json-envelope.filter';
 import { SseRunErrorFilter } from './filters/sse-run-error.filter';
 import { ServiceLifecycle } from './service-lifecycle';
+
+/** The parts of a host's `AguiGatewayModule.forRoot` options this module builds (CONTRIBUTING.md). */
+export interface CommonParts {
+  /** Time and ids. Default: the system clock and random UUIDs. */
+  readonly clock?: GatewayPart<Clock>;
+}
 
 /** Cross-cutting providers: the clock and the two error renderers (bound per controller, never globally). */
 @Module({
@@ -17,7 +23,7 @@ import { ServiceLifecycle } from './service-lifecycle';
       // A host's clock (AguiGatewayModule options) or the system clock.
       provide: CLOCK,
       inject: [{ token: GATEWAY_PARTS, optional: true }, ModuleRef],
-      useFactory: (parts: GatewayParts | undefined, moduleRef: ModuleRef): Clock | Promise<Clock> =>
+      useFactory: (parts: CommonParts | undefined, moduleRef: ModuleRef): Clock | Promise<Clock> =>
         parts?.clock ? resolveGatewayPart(parts.clock, moduleRef) : new SystemClock(),
     },
     JsonEnvelopeFilter,

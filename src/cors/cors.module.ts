@@ -1,15 +1,17 @@
-import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+  type Type,
+} from '@nestjs/common';
 import cors from 'cors';
-import { CancelController } from '../cancellation/cancel.controller';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { HealthController } from '../health/health.controller';
-import { MetricsController } from '../metrics/metrics.controller';
-import { RunsController } from '../runs/runs.controller';
 import { controllerRoutes } from './controller-routes';
 import { corsOptionsFor } from './cors-options';
 
-/** The gateway's HTTP controllers; the playground is served same-origin and needs no CORS. */
-const CORS_CONTROLLERS = [RunsController, CancelController, HealthController, MetricsController];
+const CORS_CONTROLLERS = Symbol('CORS_CONTROLLERS');
 
 /**
  * Opt-in CORS (IAC_CODE_AGUI_CORS_ORIGINS) on the gateway's own routes only, never the app-wide CORS switch: a
@@ -19,12 +21,20 @@ const CORS_CONTROLLERS = [RunsController, CancelController, HealthController, Me
  */
 @Module({})
 export class CorsModule implements NestModule {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  /** `controllers`: the gateway's own (the playground is served same-origin and needs no CORS). */
+  static forRoutes(controllers: readonly Type[]): DynamicModule {
+    return { module: CorsModule, providers: [{ provide: CORS_CONTROLLERS, useValue: controllers }] };
+  }
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CORS_CONTROLLERS) private readonly controllers: readonly Type[],
+  ) {}
 
   configure(consumer: MiddlewareConsumer): void {
     if (this.config.corsOrigins.length === 0) return;
     consumer
       .apply(cors(corsOptionsFor(this.config.corsOrigins)))
-      .forRoutes(...CORS_CONTROLLERS.flatMap(controllerRoutes));
+      .forRoutes(...this.controllers.flatMap(controllerRoutes));
   }
 }

@@ -1,5 +1,5 @@
 import type { BaseEvent, TokenUsage } from '@ag-ui/core';
-import type { A2aFrame } from '../a2a/a2a-gateway';
+import type { A2aFrame } from '../wire/a2a-wire';
 import type { MapContext, RunMappingState } from './map-context';
 import { mapArtifact } from './map-artifact';
 import { mapPipelineFrame } from './map-pipeline';
@@ -13,7 +13,7 @@ import { PipelineSteps } from './pipeline-steps';
 import type { RunIdentity } from './run-identity';
 import { SpanTracker } from './span-tracker';
 import { TextSnapshots } from './text-snapshots';
-import { unwrapFrame, type UnwrappedFrame } from './unwrap-frame';
+import { unwrapFrame, type UnwrappedFrame } from '../wire/unwrap-frame';
 
 export type { RunIdentity } from './run-identity';
 

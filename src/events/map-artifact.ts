@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent, type CustomEvent } from '@ag-ui/core';
-import { isWireObject, type WireObject } from './wire-value';
+import { isWireObject, type WireObject } from '../wire/wire-value';
 
 export const ARTIFACT_EVENT_NAME = 'iac-code.artifact.v1';
 

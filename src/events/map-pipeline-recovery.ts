@@ -2,7 +2,7 @@ import { EventType, type ActivitySnapshotEvent, type BaseEvent } from '@ag-ui/co
 import type { MapContext } from './map-context';
 import { projectPipelineEnvelope } from './map-pipeline';
 import { PIPELINE_EVENT_NAME } from './pipeline-event-types';
-import { isWireObject, nonEmptyString, wireInteger } from './wire-value';
+import { isWireObject, nonEmptyString, wireInteger } from '../wire/wire-value';
 
 /**
  * The `/iac-code/pipeline/state` answer → AG-UI (docs/behaviour/events.md#pipeline-recovery): one replacing ACTIVITY_SNAPSHOT of the

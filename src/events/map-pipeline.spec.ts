@@ -1,10 +1,10 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
 import { expectEncoderBytes } from '../../test/support/sse-frame-bytes';
-import type { A2aFrame } from '../a2a/a2a-gateway';
+import type { A2aFrame } from '../wire/a2a-wire';
 import { A2aEventMapper, type MapOptions, type MapperSeed } from './a2a-event-mapper';
 import { runFinished, runStarted } from './run-events';
-import { unwrapFrame } from './unwrap-frame';
+import { unwrapFrame } from '../wire/unwrap-frame';
 
 // Live Pipeline projection, docs/behaviour/events.md#pipeline-envelopes.
 const NOW = 1_700_000_000_000;

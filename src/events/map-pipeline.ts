@@ -11,7 +11,7 @@ import {
   PIPELINE_STEP_FINISH_TYPES,
   PIPELINE_STEP_START_TYPES,
 } from './pipeline-event-types';
-import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
+import { isWireObject, nonEmptyString, type WireObject } from '../wire/wire-value';
 
 /**
  * Step 1 of the per-frame order (docs/behaviour/events.md#mapping-order): every envelope of `iac_code.pipelineBatch.events[]`, then

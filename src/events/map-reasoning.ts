@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent, type ReasoningMessageContentEvent } from '@ag-ui/core';
 import type { MapContext } from './map-context';
-import { isWireObject } from './wire-value';
+import { isWireObject } from '../wire/wire-value';
 
 /**
  * `iac_code.thinking` → REASONING_* (docs/behaviour/events.md#text-and-reasoning). Only `raw_thinking` with text counts; the kernel

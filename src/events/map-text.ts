@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent, type TextMessageContentEvent } from '@ag-ui/core';
 import type { MapContext } from './map-context';
-import type { UnwrappedFrame } from './unwrap-frame';
-import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
+import type { UnwrappedFrame } from '../wire/unwrap-frame';
+import { isWireObject, nonEmptyString, type WireObject } from '../wire/wire-value';
 
 // Roles that count as the agent's voice; a missing role does too (docs/behaviour/events.md#text-and-reasoning).
 const AGENT_ROLES = new Set<unknown>(['ROLE_AGENT', 'agent', undefined]);

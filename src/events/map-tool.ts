@@ -5,9 +5,9 @@ import {
   type ToolCallArgsEvent,
   type ToolCallResultEvent,
 } from '@ag-ui/core';
-import { compactJson } from './compact-json';
+import { compactJson } from '../wire/compact-json';
 import type { MapContext } from './map-context';
-import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
+import { isWireObject, nonEmptyString, type WireObject } from '../wire/wire-value';
 
 export const TOOL_PROGRESS_EVENT_NAME = 'iac-code.tool-progress.v1';
 

@@ -1,5 +1,5 @@
 import type { TokenUsage } from '@ag-ui/core';
-import { isWireObject, nonEmptyString } from './wire-value';
+import { isWireObject, nonEmptyString } from '../wire/wire-value';
 
 // The counters the kernel reports and the original aggregates (docs/behaviour/events.md#usage).
 const COUNTERS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens'] as const;

@@ -1,4 +1,4 @@
-import { isWireObject, nonEmptyString, type WireObject } from './wire-value';
+import { isWireObject, nonEmptyString, type WireObject } from '../wire/wire-value';
 
 /** Where a Pipeline envelope sits: `candidate`, then `candidateStep`, then `step` (docs/behaviour/events.md#pipeline-envelopes). */
 const COORDINATE_KEYS = ['candidate', 'candidateStep', 'step'] as const;

@@ -1,4 +1,4 @@
-import { nonEmptyString, wireInteger, type WireObject } from './wire-value';
+import { nonEmptyString, wireInteger, type WireObject } from '../wire/wire-value';
 
 /**
  * Drops Pipeline envelopes this run already mapped (docs/behaviour/events.md#pipeline-envelopes "Dedupe", docs/behaviour/events.md#pipeline-recovery step 2). The kernel repeats

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
-import type { A2aFrame } from '../a2a/a2a-gateway';
+import type { A2aFrame } from '../wire/a2a-wire';
 import { A2aEventMapper } from './a2a-event-mapper';
 import { PIPELINE_CUSTOM_EVENT_TYPES } from './pipeline-event-types';
 import { runFinished, runStarted } from './run-events';

@@ -8,7 +8,7 @@ import {
   type TokenUsage,
 } from '@ag-ui/core';
 import type { RunIdentity } from './run-identity';
-import { ifDefined } from './wire-value';
+import { ifDefined } from '../wire/wire-value';
 
 export const SESSION_EVENT_NAME = 'iac-code.session.v1';
 

@@ -12,7 +12,7 @@ import {
   type ToolCallEndEvent,
   type ToolCallStartEvent,
 } from '@ag-ui/core';
-import { ifDefined } from './wire-value';
+import { ifDefined } from '../wire/wire-value';
 
 /**
  * The AG-UI spans one run has open: text messages, reasoning spans, tool calls and steps. It emits the

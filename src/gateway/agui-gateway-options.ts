@@ -1,5 +1,5 @@
 import type { GatewaySettings } from '../config/gateway-config';
-import type { GatewayParts } from '../config/gateway-parts';
+import type { GatewayParts } from './gateway-parts';
 
 /**
  * What `AguiGatewayModule.forRoot(options)` takes, or what the `useFactory` of `forRootAsync` returns

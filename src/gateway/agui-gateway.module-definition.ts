@@ -1,13 +1,12 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
-import { CancellationModule } from '../cancellation/cancellation.module';
 import { HealthModule } from '../health/health.module';
+import { HttpRoutesModule } from '../http/http-routes.module';
 import { MetricsModule } from '../metrics/metrics.module';
-import { RunsModule } from '../runs/runs.module';
 import type { AguiGatewayModuleExtras, AguiGatewayOptions } from './agui-gateway-options';
 
 /** The modules whose controllers carry the HTTP routes, i.e. what a route prefix applies to. */
-export const ROUTED_MODULES = [RunsModule, CancellationModule, HealthModule, MetricsModule];
+export const ROUTED_MODULES = [HttpRoutesModule, HealthModule, MetricsModule];
 
 /**
  * Nest's ConfigurableModuleBuilder gives `forRoot(options)` and `forRootAsync({ useFactory, inject,

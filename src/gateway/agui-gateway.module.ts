@@ -1,13 +1,15 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { CancellationModule } from '../cancellation/cancellation.module';
 import { CorsModule } from '../cors/cors.module';
 import { APP_CONFIG } from '../config/app-config';
 import { loadGatewayConfig } from '../config/gateway-config';
-import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { GATEWAY_PARTS } from '../config/gateway-parts';
+import type { GatewayParts } from './gateway-parts';
+import { HealthController } from '../health/health.controller';
 import { HealthModule } from '../health/health.module';
+import { HTTP_ROUTE_CONTROLLERS, HttpRoutesModule } from '../http/http-routes.module';
 import { LoggingModule } from '../logging/logging.module';
+import { MetricsController } from '../metrics/metrics.controller';
 import { MetricsModule } from '../metrics/metrics.module';
-import { RunsModule } from '../runs/runs.module';
 import { TracingModule } from '../tracing/tracing.module';
 import { WsModule } from '../ws/ws.module';
 import type { AguiGatewayOptions } from './agui-gateway-options';
@@ -18,6 +20,9 @@ import {
   AguiGatewayConfigurableModule,
 } from './agui-gateway.module-definition';
 
+/** The gateway's own HTTP controllers: request logs and CORS apply to these routes only (never the host's). */
+const GATEWAY_CONTROLLERS = [...HTTP_ROUTE_CONTROLLERS, HealthController, MetricsController];
+
 /**
  * The whole gateway as one importable module : `AguiGatewayModule.forRoot(options)` or
  * `forRootAsync({ useFactory, inject, imports })`. It is global only to share APP_CONFIG and the part
@@ -27,13 +32,12 @@ import {
 @Global()
 @Module({
   imports: [
-    LoggingModule,
-    CorsModule,
+    LoggingModule.forRoutes(GATEWAY_CONTROLLERS),
+    CorsModule.forRoutes(GATEWAY_CONTROLLERS),
     MetricsModule,
     TracingModule,
     HealthModule,
-    RunsModule,
-    CancellationModule,
+    HttpRoutesModule,
     WsModule,
   ],
   providers: [

@@ -3,7 +3,7 @@ import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { A2aHealthIndicator } from '../a2a/a2a.health';
 import { A2A_UPSTREAM, type UpstreamDescriptor } from '../a2a/upstream';
 import { ActivityTracker, type PingStatus } from '../common/activity-tracker';
-import { SERVICE_IDENTITY, type ServiceIdentity } from './service-identity';
+import { SERVICE_IDENTITY, type ServiceIdentity } from '../common/service-identity';
 import { ThreadStoreHealthIndicator } from '../threads/thread-store.health';
 import { LifecycleHealthIndicator } from './lifecycle.health';
 

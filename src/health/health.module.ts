@@ -5,7 +5,7 @@ import { CommonModule } from '../common/common.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { HealthController } from './health.controller';
 import { LifecycleHealthIndicator } from './lifecycle.health';
-import { SERVICE_IDENTITY, readServiceIdentity } from './service-identity';
+import { SERVICE_IDENTITY, readServiceIdentity } from '../common/service-identity';
 
 @Module({
   imports: [TerminusModule, CommonModule, A2aModule, ThreadsModule],

@@ -18,7 +18,7 @@ import { EN } from './catalogue/en';
  * - Nest's HTTP exceptions (`new XxxException(…)`) get no text (Nest would send it to the client);
  * - a response write (`.json/.send/.end/.write`) holds no sentence literal.
  *
- * Skipped: the catalogue itself, specs, and src/a2a/embedded (the demo agent's own output, which is
+ * Skipped: the catalogue itself, specs, and src/demo-kernel (the demo agent's own output, which is
  * upstream text the gateway passes through untranslated, docs/behaviour/http.md#languages).
  */
 
@@ -181,7 +181,7 @@ export function scanSource(file: string, source: string): Census {
 }
 
 const SRC = path.resolve(__dirname, '..');
-const SKIPPED = [path.join(SRC, 'i18n', 'catalogue'), path.join(SRC, 'a2a', 'embedded')];
+const SKIPPED = [path.join(SRC, 'i18n', 'catalogue'), path.join(SRC, 'demo-kernel')];
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -202,7 +202,7 @@ describe('no user-facing message is built outside the catalogue', () => {
 
   it('inspected the places where messages are made (the scan is not silently empty)', () => {
     expect(files.length).toBeGreaterThan(40);
-    expect(files.some((file) => file.includes(`${path.sep}embedded${path.sep}`))).toBe(false);
+    expect(files.some((file) => file.includes(`${path.sep}demo-kernel${path.sep}`))).toBe(false);
     expect(total('aguiErrorKey')).toBeGreaterThanOrEqual(15);
     expect(total('renderKey')).toBeGreaterThanOrEqual(3);
     expect(total('runErrorMessage')).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,6 @@
 import type { ResumeEntry } from '@ag-ui/core';
-import type { AppliedResumeDigest } from '../threads/thread-state';
-import type { PythonJsonValue } from '../threads/python-json-value';
+import type { AppliedResumeDigest } from './pending-interrupt';
+import type { PythonJsonValue } from '../wire/python-json-value';
 import { answerDigestOf } from './resume-digests';
 
 /**

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
-import type { PersistedInput } from '../threads/thread-state';
+import type { PersistedInput } from './pending-interrupt';
 import { buildInterrupt, interruptsOfPending, type FallbackMessage } from './build-interrupt';
 import { projectInput } from './project-input';
 import { ResponseValidator } from './response-validator';

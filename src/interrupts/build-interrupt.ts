@@ -1,6 +1,6 @@
 import type { Interrupt } from '@ag-ui/core';
-import { ifDefined, nonEmptyString } from '../events/wire-value';
-import type { PendingInterruptEntry, PersistedInput } from '../threads/thread-state';
+import { ifDefined, nonEmptyString } from '../wire/wire-value';
+import type { PendingInterruptEntry, PersistedInput } from './pending-interrupt';
 import { isPythonTruthy, pythonStr } from './python-coercion';
 import { isPermission, responseSchemaFor } from './response-schemas';
 import { standardOptions, type StandardOption } from './standard-options';

@@ -1,6 +1,6 @@
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import type { PendingInterruptEntry, PersistedInput } from '../threads/thread-state';
+import type { PendingInterruptEntry, PersistedInput } from './pending-interrupt';
 import { encodeAnswer, encodeAnswers, resumeText, type EncodedAnswer } from './encode-answer';
 import type { PlannedAnswer } from './resume-plan';
 

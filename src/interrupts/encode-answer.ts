@@ -1,8 +1,8 @@
-import type { A2aPart } from '../a2a/a2a-gateway';
+import type { A2aPart } from '../wire/a2a-wire';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { isWireObject, nonEmptyString } from '../events/wire-value';
-import type { PersistedInput } from '../threads/thread-state';
+import { isWireObject, nonEmptyString } from '../wire/wire-value';
+import type { PersistedInput } from './pending-interrupt';
 import { isPythonTruthy, pythonStr } from './python-coercion';
 import { isPermission } from './response-schemas';
 import type { PlannedAnswer } from './resume-plan';

@@ -1,4 +1,4 @@
-import type { A2aPart } from '../a2a/a2a-gateway';
+import type { A2aPart } from '../wire/a2a-wire';
 import type { EncodedAnswer, SyntheticToolResult } from './encode-answer';
 
 /** An answer to record as applied (digest stored, pending entry removed, persisted) once A2A accepts it. */

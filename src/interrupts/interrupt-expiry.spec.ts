@@ -1,4 +1,4 @@
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { earliestExpiry, expiredIds, expiresAtFor } from './interrupt-expiry';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');

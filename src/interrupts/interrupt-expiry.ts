@@ -1,4 +1,4 @@
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { PendingInterruptEntry } from './pending-interrupt';
 
 /**
  * `expiresAt` for an interrupt announced at `now` (docs/architecture.md#decisions: Gen A expiry, docs/behaviour/interrupts.md#expiry):

@@ -1,5 +1,5 @@
 import type { ResumeEntry } from '@ag-ui/core';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { isTakenByKernel, permissionAnswersInHistory } from './kernel-held-answers';
 
 const permissionAnswer = (inputId: string) => ({

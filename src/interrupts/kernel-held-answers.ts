@@ -1,7 +1,7 @@
 import type { ResumeEntry } from '@ag-ui/core';
-import type { A2aFrame } from '../a2a/a2a-gateway';
-import { isWireObject } from '../events/wire-value';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { A2aFrame } from '../wire/a2a-wire';
+import { isWireObject } from '../wire/wire-value';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { isPermission } from './response-schemas';
 
 /**

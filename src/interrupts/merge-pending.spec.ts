@@ -1,6 +1,6 @@
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { mergePending, type MergePendingContext } from './merge-pending';
 
 const CONTEXT = 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f';

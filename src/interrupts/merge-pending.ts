@@ -1,7 +1,7 @@
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { ifDefined } from '../events/wire-value';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import { ifDefined } from '../wire/wire-value';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { inputIdOf, projectInput } from './project-input';
 import { isPythonTruthy } from './python-coercion';
 

@@ -1,7 +1,7 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import { ErrorCode } from '../common/error-code';
 import type { MessageKey } from '../i18n/message-key';
-import type { AppliedResumeDigest } from '../threads/thread-state';
+import type { AppliedResumeDigest } from './pending-interrupt';
 import { appliedDigestsFor, digestOfEntry } from './applied-digests';
 
 export interface LostExecutionRefusal {

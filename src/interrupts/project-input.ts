@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { compactJson } from '../events/compact-json';
-import { PERSISTED_INPUT_FIELDS, type PersistedInput } from '../threads/thread-state';
+import { compactJson } from '../wire/compact-json';
+import { PERSISTED_INPUT_FIELDS, type PersistedInput } from './pending-interrupt';
 import { isPythonTruthy, pythonStr } from './python-coercion';
 
 /**

@@ -1,5 +1,5 @@
-import { compactJson } from '../events/compact-json';
-import { formatPythonFloat } from '../threads/python-float-repr';
+import { compactJson } from '../wire/compact-json';
+import { formatPythonFloat } from '../wire/python-float-repr';
 
 /**
  * Python's truthiness, for the original's `a or b` chains over wire values (docs/behaviour/interrupts.md#from-input-required-to-interrupts, docs/behaviour/interrupts.md#forwarding-answers):

@@ -1,4 +1,4 @@
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { reconcilePending, type ReconcilePendingArgs } from './reconcile-pending';
 
 const CONTEXT = 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f';

@@ -1,5 +1,5 @@
-import type { UnwrappedFrame } from '../events/unwrap-frame';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { UnwrappedFrame } from '../wire/unwrap-frame';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { mergePending, type MergedPending } from './merge-pending';
 
 /** States after which a task waits for nothing: its snapshot is the whole truth (docs/behaviour/interrupts.md#resume-preparation step 5). */

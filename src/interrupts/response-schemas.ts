@@ -1,4 +1,4 @@
-import type { PersistedInput } from '../threads/thread-state';
+import type { PersistedInput } from './pending-interrupt';
 import { isPythonTruthy } from './python-coercion';
 import { standardOptions } from './standard-options';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import Ajv, { type ValidateFunction } from 'ajv';
-import { compactJson } from '../events/compact-json';
+import { compactJson } from '../wire/compact-json';
 
 /** Distinct schemas kept compiled; a question's schema depends on its options, so the set is open-ended. */
 const MAX_COMPILED_SCHEMAS = 256;

@@ -1,6 +1,6 @@
-import { canonicalDigestOfValue } from '../threads/canonical-digest';
-import { parsePythonJson } from '../threads/parse-python-json';
-import { PythonNumber, type PythonJsonValue } from '../threads/python-json-value';
+import { canonicalDigestOfValue } from '../wire/canonical-digest';
+import { parsePythonJson } from '../wire/parse-python-json';
+import { PythonNumber, type PythonJsonValue } from '../wire/python-json-value';
 
 /**
  * Digest of one answer, `canonical_digest({"status": status, "payload": payload})` (docs/behaviour/interrupts.md#forwarding-answers, docs/behaviour/state.md#digests).

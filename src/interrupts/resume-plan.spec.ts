@@ -1,6 +1,6 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import { ErrorCode } from '../common/error-code';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { PendingInterruptEntry } from './pending-interrupt';
 import { answerDigestOf } from './resume-digests';
 import { planResume, type PlanResumeArgs, type ResumePlan } from './resume-plan';
 import { ResponseValidator } from './response-validator';

@@ -1,4 +1,4 @@
-import { isWireObject } from '../events/wire-value';
+import { isWireObject } from '../wire/wire-value';
 import { isPythonTruthy, pythonStr } from './python-coercion';
 
 /** One choice of a question as clients see it in `metadata.standardOptions` and the response schema. */

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { LoggerModule, type Params } from 'nestjs-pino';
 import type { LogSettings } from './pino-options';
 import type { DestinationStream } from 'pino';
-import { CancelController } from '../cancellation/cancel.controller';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { HealthController } from '../health/health.controller';
-import { MetricsController } from '../metrics/metrics.controller';
-import { RunsController } from '../runs/runs.controller';
 import { LOG_DESTINATION } from './log-destination';
 import { pinoHttpOptions } from './pino-http-options';
 import { isPrettyAvailable } from './pretty-available';
@@ -33,19 +29,25 @@ export function pinoHttpParams(
  * `app.useLogger(app.get(Logger))`. nestjs-pino keeps one pino-http instance per process: the first app
  * created in a process fixes the level, format and destination of every later one.
  */
-@Module({
-  imports: [
-    LoggerModule.forRootAsync({
-      providers: [{ provide: LOG_DESTINATION, useFactory: () => null }],
-      inject: [APP_CONFIG, LOG_DESTINATION],
-      useFactory: (config: AppConfig, destination: DestinationStream | null): Params => {
-        return {
-          pinoHttp: pinoHttpParams(config.log, destination),
-          // Only the gateway's own routes (with any prefix): a host application's routes are untouched .
-          forRoutes: [RunsController, CancelController, HealthController, MetricsController],
-        };
-      },
-    }),
-  ],
-})
-export class LoggingModule {}
+@Module({})
+export class LoggingModule {
+  /** `controllers`: the gateway's own; their routes get request logs, a host application's never do. */
+  static forRoutes(controllers: readonly Type[]): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRootAsync({
+          providers: [{ provide: LOG_DESTINATION, useFactory: () => null }],
+          inject: [APP_CONFIG, LOG_DESTINATION],
+          useFactory: (config: AppConfig, destination: DestinationStream | null): Params => {
+            return {
+              pinoHttp: pinoHttpParams(config.log, destination),
+              // Only the gateway's own routes (with any prefix): a host application's routes are untouched .
+              forRoutes: [...controllers],
+            };
+          },
+        }),
+      ],
+    };
+  }
+}

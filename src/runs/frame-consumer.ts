@@ -1,15 +1,15 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { A2aFrame } from '../a2a/a2a-gateway';
+import type { A2aFrame } from '../wire/a2a-wire';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { runFinishedWithInterrupts } from '../events/run-events';
 import { isStopState } from '../events/run-outcome';
-import { unwrapFrame, type UnwrappedFrame } from '../events/unwrap-frame';
+import { unwrapFrame, type UnwrappedFrame } from '../wire/unwrap-frame';
 import { interruptsOfPending } from '../interrupts/build-interrupt';
 import { interruptExpiresAt } from './interrupt-ttl';
 import { mergePending } from '../interrupts/merge-pending';
 import { inputIdOf } from '../interrupts/project-input';
-import type { PendingInterruptEntry } from '../threads/thread-state';
+import type { PendingInterruptEntry } from '../interrupts/pending-interrupt';
 import type { RunContext } from './run-context';
 
 /** How a stream of A2A frames ended for the run. */

@@ -1,17 +1,17 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { Logger } from '@nestjs/common';
 import { JsonRpcTransportError } from '@a2a-js/sdk/errors';
-import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { statusFrame } from '../a2a/embedded/kernel-frames';
+import type { A2aFrame, A2aOutgoingMessage } from '../wire/a2a-wire';
+import { statusFrame } from '../demo-kernel/kernel-frames';
 import { UpstreamHttpError } from '../a2a/upstream-error';
 import { MessageCatalogue } from '../i18n/message-catalogue';
 import type { ThreadState } from '../threads/thread-state';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
 import { ScriptedA2aGateway } from '../../test/support/fakes/scripted-a2a-gateway';
 import { GuidanceRun } from './guidance-run';
-import { parseRunAgentInput } from './input/parse-run-input';
-import type { RunPersistence } from './run-persistence';
-import type { AdmittedRun } from './run-request';
+import { parseRunAgentInput } from '../run-input/parse-run-input';
+import type { RunPersistence } from '../threads/run-persistence';
+import type { AdmittedRun } from './admitted-run';
 
 const CONTEXT = 'agui-context';
 const LIVE = { taskId: 'task-live', contextId: CONTEXT, sessionId: 'session-1' };

@@ -4,10 +4,10 @@ import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { runError, runFinished, runStarted } from '../events/run-events';
 import { CANCELED_STATES } from '../events/run-outcome';
-import { unwrapFrame, type UnwrappedFrame } from '../events/unwrap-frame';
+import { unwrapFrame, type UnwrappedFrame } from '../wire/unwrap-frame';
 import type { MessageKey } from '../i18n/message-key';
 import { describeError, type RunDeps } from './run-context';
-import type { AdmittedRun } from './run-request';
+import type { AdmittedRun } from './admitted-run';
 import { userTurnMessage } from './user-turn-message';
 
 const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'rejected', 'auth-required']);

@@ -1,10 +1,10 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { A2aFrame, A2aOutgoingMessage } from '../a2a/a2a-gateway';
+import type { A2aFrame, A2aOutgoingMessage } from '../wire/a2a-wire';
 import { isTaskGone, rejectionOf } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { isStopState } from '../events/run-outcome';
-import { unwrapFrame } from '../events/unwrap-frame';
+import { unwrapFrame } from '../wire/unwrap-frame';
 import { encodeAnswers } from '../interrupts/encode-answer';
 import {
   groupForSending,
@@ -21,9 +21,10 @@ import { answerDigests } from '../interrupts/resume-digests';
 import { planResume } from '../interrupts/resume-plan';
 import { appliedDigestsFor, digestOfEntry } from '../interrupts/applied-digests';
 import type { MessageKey } from '../i18n/message-key';
-import { END_REASON_EXPIRED, type PendingInterruptEntry } from '../threads/thread-state';
+import { END_REASON_EXPIRED } from '../threads/thread-state';
+import type { PendingInterruptEntry } from '../interrupts/pending-interrupt';
 import { commitInterrupt, consumeFrames, type StreamEnd } from './frame-consumer';
-import { buildA2aMessage } from './input/build-a2a-message';
+import { buildA2aMessage } from '../run-input/build-a2a-message';
 import { interruptExpiresAt } from './interrupt-ttl';
 import type { RunContext } from './run-context';
 

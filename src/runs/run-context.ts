@@ -7,15 +7,15 @@ import { ErrorCode } from '../common/error-code';
 import { A2aEventMapper } from '../events/a2a-event-mapper';
 import { sessionEvent } from '../events/run-events';
 import type { RunIdentity } from '../events/run-identity';
-import type { UnwrappedFrame } from '../events/unwrap-frame';
+import type { UnwrappedFrame } from '../wire/unwrap-frame';
 import type { SyntheticToolResult } from '../interrupts/encode-answer';
 import type { ValidateResponse } from '../interrupts/resume-plan';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
 import { normalizeLanguage } from '../i18n/negotiate-language';
 import type { ThreadExecution, ThreadState } from '../threads/thread-state';
-import type { RunPersistence } from './run-persistence';
-import type { AdmittedRun } from './run-request';
+import type { RunPersistence } from '../threads/run-persistence';
+import type { AdmittedRun } from './admitted-run';
 
 /** What a run needs from the rest of the service; injected by RunService. */
 export interface RunDeps {

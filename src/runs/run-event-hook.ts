@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { Face } from './run-request';
+import type { Face } from '../run-input/run-request';
 
 /**
  * Injection token of the event hooks : an array, in the order the host gave them. Hooks observe

@@ -7,7 +7,7 @@ import type { MessageKey } from '../i18n/message-key';
 import { consumeFrames, type StreamEnd } from './frame-consumer';
 import { resumeRun } from './resume-flow';
 import { RunContext, describeError, type RunDeps } from './run-context';
-import type { AdmittedRun } from './run-request';
+import type { AdmittedRun } from './admitted-run';
 import { userTurnMessage } from './user-turn-message';
 
 const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');

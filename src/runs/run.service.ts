@@ -21,13 +21,14 @@ import {
 } from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
-import type { IacCodeProps } from './input/parse-run-input';
-import { resolveCwd } from './input/resolve-cwd';
+import type { IacCodeProps } from '../run-input/parse-run-input';
+import { resolveCwd } from '../run-input/resolve-cwd';
 import type { RunDeps } from './run-context';
 import { RunEventHooks } from './run-event-hooks';
 import { GuidanceRun } from './guidance-run';
 import { RunExecution } from './run-execution';
-import type { AdmittedRun, RunRequest } from './run-request';
+import type { RunRequest } from '../run-input/run-request';
+import type { AdmittedRun } from './admitted-run';
 import type { RunFlowControl } from './run-flow-control';
 
 /**

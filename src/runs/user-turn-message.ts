@@ -1,7 +1,7 @@
-import type { A2aOutgoingMessage } from '../a2a/a2a-gateway';
-import { buildA2aMessage } from './input/build-a2a-message';
-import { buildUserParts } from './input/user-message-parts';
-import type { AdmittedRun } from './run-request';
+import type { A2aOutgoingMessage } from '../wire/a2a-wire';
+import { buildA2aMessage } from '../run-input/build-a2a-message';
+import { buildUserParts } from '../run-input/user-message-parts';
+import type { AdmittedRun } from './admitted-run';
 
 /**
  * The A2A message carrying the run's newest user message (docs/behaviour/a2a.md#the-message): a new turn, or with `taskId`

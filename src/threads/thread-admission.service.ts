@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { CLOCK, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { canonicalDigest } from './canonical-digest';
+import { canonicalDigest } from '../wire/canonical-digest';
 import { decideAdmission } from './decide-admission';
 import { withExecutionTerminal } from './terminal-execution';
 import { ThreadWriteConflictError } from './thread-cluster';

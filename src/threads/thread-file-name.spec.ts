@@ -15,18 +15,18 @@ const sha256Of = (id: string) => createHash('sha256').update(id, 'utf8').digest(
 // docs/behaviour/state.md#file-stems.
 const rows = [
   {
-    name: 'UUID stays readable (item 23)',
+    name: 'UUID stays readable',
     id: '0b7e4a2c-5f3d-4c1e-9a8b-1234567890ab',
     stem: '0b7e4a2c-5f3d-4c1e-9a8b-1234567890ab',
   },
   { name: 'lower-case id with dots and underscores', id: 'thread_1.v2', stem: 'thread_1.v2' },
   {
-    name: 'path traversal is hex-encoded (item 23)',
+    name: 'path traversal is hex-encoded',
     id: '../external/thread',
     stem: `aguiid~${hexOf('../external/thread')}`,
   },
-  { name: 'mixed case is hex-encoded (item 24)', id: 'Thread-1', stem: 'aguiid~5468726561642d31' },
-  { name: 'lower-case twin stays readable (item 24)', id: 'thread-1', stem: 'thread-1' },
+  { name: 'mixed case is hex-encoded', id: 'Thread-1', stem: 'aguiid~5468726561642d31' },
+  { name: 'lower-case twin stays readable', id: 'thread-1', stem: 'thread-1' },
   { name: 'dot', id: '.', stem: 'aguiid~2e' },
   { name: 'dot dot', id: '..', stem: 'aguiid~2e2e' },
   { name: 'trailing dot', id: 'thread.', stem: `aguiid~${hexOf('thread.')}` },
@@ -47,9 +47,9 @@ const rows = [
     id: 'A'.repeat(97),
     stem: `aguihash~${sha256Of('A'.repeat(97))}`,
   },
-  { name: '"T"*115 is hashed (item 25)', id: 'T'.repeat(115), stem: `aguihash~${sha256Of('T'.repeat(115))}` },
+  { name: '"T"*115 is hashed', id: 'T'.repeat(115), stem: `aguihash~${sha256Of('T'.repeat(115))}` },
   {
-    name: '"会话"*40 is hashed (item 25)',
+    name: '"会话"*40 is hashed',
     id: '会话'.repeat(40),
     stem: `aguihash~${sha256Of('会话'.repeat(40))}`,
   },
@@ -58,12 +58,12 @@ const rows = [
 describe('threadFileStem', () => {
   it.each(rows)('$name', ({ id, stem }) => expect(threadFileStem(id)).toBe(stem));
 
-  it('bounds long encoded names under 100 characters (item 25)', () => {
+  it('bounds long encoded names under 100 characters', () => {
     for (const id of ['T'.repeat(115), '会话'.repeat(40)])
       expect(`${threadFileStem(id)}.json`.length).toBeLessThan(100);
   });
 
-  it('keeps two long ids apart (item 26)', () => {
+  it('keeps two long ids apart', () => {
     expect(threadFileStem('T'.repeat(115))).not.toBe(threadFileStem('T'.repeat(116)));
   });
 

@@ -21,7 +21,7 @@ interface ActiveRun {
   readonly renewal?: NodeJS.Timeout;
 }
 
-/** A run's own writes name it, so that in cluster mode they are fenced by its lease (item 3). */
+/** A run's own writes name it, so that in cluster mode they are fenced by its lease. */
 export interface CommitOptions {
   readonly runId?: string;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import type { RunPersistence } from '../runs/run-persistence';
+import type { RunPersistence } from './run-persistence';
 import { ThreadWriteConflictError } from './thread-cluster';
 import type { ThreadRegistry } from './thread-registry';
 import { withExecutionTerminal } from './terminal-execution';

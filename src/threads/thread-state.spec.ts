@@ -43,7 +43,7 @@ type Mutation = (doc: Record<string, any>) => unknown;
 const invalidRows: { name: string; mutate: Mutation }[] = [
   { name: 'not an object', mutate: () => [] },
   { name: 'null', mutate: () => null },
-  { name: 'unknown schema version (item 21)', mutate: (d) => ({ ...d, schemaVersion: 999 }) },
+  { name: 'unknown schema version', mutate: (d) => ({ ...d, schemaVersion: 999 }) },
   { name: 'schema version as a string', mutate: (d) => ({ ...d, schemaVersion: '1' }) },
   { name: 'another thread id', mutate: (d) => ({ ...d, threadId: 'thread-2' }) },
   { name: 'missing contextId', mutate: (d) => ({ ...d, contextId: '' }) },

@@ -1,50 +1,14 @@
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { compareCodePoints } from './code-point-order';
+import { compareCodePoints } from '../wire/code-point-order';
+import {
+  PERSISTED_INPUT_FIELDS,
+  type AppliedResumeDigest,
+  type PendingInterruptEntry,
+  type PersistedInput,
+} from '../interrupts/pending-interrupt';
 
 export const THREAD_STATE_SCHEMA_VERSION = 1;
-
-/**
- * The only keys of an A2A input kept in a pending entry (docs/behaviour/state.md#never-stored `_PERSISTED_INPUT_FIELDS`):
- * an allow-list, so tool inputs and anything secret an upstream might add are never written to disk.
- */
-export const PERSISTED_INPUT_FIELDS: ReadonlySet<string> = new Set([
-  'schemaVersion',
-  'kind',
-  'requestTaskId',
-  'contextId',
-  'inputId',
-  'toolUseId',
-  'toolName',
-  'title',
-  'purpose',
-  'effect',
-  'target',
-  'isReadOnly',
-  'prompt',
-  'safeSummary',
-  'options',
-  'language',
-  'deploymentSummary',
-  'scope',
-  'subPipelineId',
-  'operation',
-  'displayParameters',
-  'allowFreeText',
-  'freeTextPrompt',
-  'required',
-  'selector',
-]);
-
-/** The persisted projection of one A2A input (docs/behaviour/state.md#never-stored); `inputId` equals the entry's key. */
-export type PersistedInput = { inputId: string } & Record<string, unknown>;
-
-export interface PendingInterruptEntry {
-  value: PersistedInput;
-  sideband: boolean;
-  /** ISO-8601 UTC (`…Z`); the interrupt TTL (docs/architecture.md#decisions: Gen A expiry). */
-  expiresAt?: string;
-}
 
 export interface ThreadExecution {
   executionId: string;
@@ -75,12 +39,6 @@ export interface ThreadExecution {
 
 /** The `endReason` of an execution whose interrupts expired. */
 export const END_REASON_EXPIRED = 'expired';
-
-export interface AppliedResumeDigest {
-  executionId: string;
-  interruptId: string;
-  digest: string;
-}
 
 /**
  * One thread's durable state: the Gen B layout of docs/behaviour/state.md#the-document, plus `expiresAt` on pending entries

@@ -5,7 +5,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { CommonModule } from '../common/common.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
+import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { FileThreadStore } from './file-thread-store';
 import { RedisThreadStore } from './redis-thread-store';
@@ -19,6 +19,12 @@ import { THREAD_CLUSTER } from './thread-cluster';
 import { ThreadRegistry } from './thread-registry';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 import { ThreadStoreHealthIndicator } from './thread-store.health';
+
+/** The parts of a host's `AguiGatewayModule.forRoot` options this module builds (CONTRIBUTING.md). */
+export interface ThreadsParts {
+  /** Durable thread state. Default: files, or Redis when IAC_CODE_AGUI_STATE_STORE=redis. */
+  readonly threadStore?: GatewayPart<ThreadStore>;
+}
 
 /** Durable thread state: the store chosen from configuration, the registry and admission. */
 @Module({
@@ -37,7 +43,7 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
       useFactory: (
         config: AppConfig,
         options: RedisThreadStoreOptions,
-        parts: GatewayParts | undefined,
+        parts: ThreadsParts | undefined,
         moduleRef: ModuleRef,
         clock: Clock,
       ): ThreadStore | Promise<ThreadStore> =>

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { readServiceIdentity } from '../health/service-identity';
+import { readServiceIdentity } from '../common/service-identity';
 import { NoopRunTracer } from './noop-run-tracer';
 import { RunTracer } from './run-tracer';
 

@@ -14,7 +14,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MessageCatalogue } from '../i18n/message-catalogue';
 import { REQUEST_ID_HEADER, SESSION_ID_HEADER } from '../logging/request-log-fields';
-import { RunRequestReader } from '../runs/run-request-reader';
+import { RunRequestReader } from '../run-input/run-request-reader';
 import { RunService } from '../runs/run.service';
 import { wsConnectionContextOf, type WsConnectionContext } from './ws-connection-context';
 import { WsRunChannel, type WsRunPort } from './ws-run-channel';
@@ -23,7 +23,7 @@ import { WsRunChannel, type WsRunPort } from './ws-run-channel';
 type UpgradeRequest = IncomingMessage & { agentCoreContext?: WsConnectionContext };
 
 /**
- * AgentCore's `/ws` route (item 4, docs/behaviour/agentcore.md) on the HTTP
+ * AgentCore's `/ws` route (docs/behaviour/agentcore.md) on the HTTP
  * server's port, through @nestjs/platform-ws. The handshake is where auth happens, so a refused client
  * gets an HTTP 401 with the challenge (AgentCore: errors before the upgrade are HTTP statuses), never an
  * open socket. Each connection gets a WsRunChannel over the same RunRequestReader and RunService as

@@ -7,10 +7,11 @@ import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
-import type { AdmittedRun, RunRequest } from '../runs/run-request';
-import { encodeSseFrame } from '../runs/sse-frame';
-import type { RunRequestOrigin } from '../runs/run-request-reader';
-import type { JsonBody } from '../runs/read-json-body';
+import type { RunRequest } from '../run-input/run-request';
+import type { AdmittedRun } from '../runs/admitted-run';
+import { encodeSseFrame } from '../wire/sse-frame';
+import type { RunRequestOrigin } from '../run-input/run-request-reader';
+import type { JsonBody } from '../run-input/read-json-body';
 import { splitUtf8Frame } from './split-utf8-frame';
 import type { WsConnectionContext } from './ws-connection-context';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
-import { RunRequestReader } from '../runs/run-request-reader';
+import { RunRequestReader } from '../run-input/run-request-reader';
 import { RunsModule } from '../runs/runs.module';
 import { AgentCoreWsGateway } from './agentcore-ws.gateway';
 

@@ -23,7 +23,7 @@ async function runTurn(agent: HttpAgent, parameters: Parameters<HttpAgent['runAg
 }
 
 /**
- * Generic AG-UI clients (item 6): a plain HttpAgent sends `forwardedProps: {}` and no iac-code
+ * Generic AG-UI clients: a plain HttpAgent sends `forwardedProps: {}` and no iac-code
  * properties at all; with IAC_CODE_AGUI_GENERIC_CLIENTS the gateway fills them. The workspace root is not
  * among the allowed roots on purpose: the mode must admit it by itself.
  */

@@ -7,7 +7,7 @@ import { A2A_GATEWAY, type A2aGateway } from '../../src/a2a/a2a-gateway';
 import { A2aHealthIndicator } from '../../src/a2a/a2a.health';
 import { A2aModule } from '../../src/a2a/a2a.module';
 import { NO_UPSTREAM_MESSAGE } from '../../src/a2a/decide-upstream';
-import { startKernelServer } from '../../src/a2a/embedded/kernel-server';
+import { startKernelServer } from '../../src/demo-kernel/kernel-server';
 import { A2A_UPSTREAM, type UpstreamDescriptor } from '../../src/a2a/upstream';
 import { APP_CONFIG } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';

@@ -18,7 +18,7 @@ const typesOf = (events: BaseEvent[]) => events.map((event) => event.type);
 const interruptsOf = (events: BaseEvent[]): Interrupt[] =>
   (events.at(-1) as { outcome?: { interrupts?: Interrupt[] } }).outcome?.interrupts ?? [];
 
-/** AgentCore's /ws (item 4) against the kernel-like upstream process. */
+/** AgentCore's /ws against the kernel-like upstream process. */
 describe('AgentCore WebSocket /ws', () => {
   let upstream: KernelUpstream;
   let gateway: RunningGateway;

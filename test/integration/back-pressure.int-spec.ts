@@ -1,13 +1,13 @@
 import * as http from 'node:http';
 import * as os from 'node:os';
-import { FLOOD_DELTA_COUNT } from '../../src/a2a/embedded/failure-scripts';
+import { FLOOD_DELTA_COUNT } from '../../src/demo-kernel/faults/failure-scripts';
 import { RunMetrics } from '../../src/metrics/run-metrics';
 import { runInput } from '../support/run-input';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 
 /**
- * A client that stops reading must not make the gateway buffer the whole run (item 2): the run stops
+ * A client that stops reading must not make the gateway buffer the whole run: the run stops
  * pulling events, so the upstream stops being read too; once the client reads again, everything arrives.
  */
 describe('back-pressure from a slow SSE client', () => {

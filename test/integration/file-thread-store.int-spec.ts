@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode } from '../../src/common/error-code';
-import { canonicalDigest } from '../../src/threads/canonical-digest';
+import { canonicalDigest } from '../../src/wire/canonical-digest';
 import { decideAdmission } from '../../src/threads/decide-admission';
 import { FileThreadStore } from '../../src/threads/file-thread-store';
 import { serializeThreadState, type ThreadState } from '../../src/threads/thread-state';
@@ -67,7 +67,7 @@ describe('FileThreadStore on disk', () => {
     expect(await modeOf(store.pathForThread('thread-1'))).toBe(0o600);
   });
 
-  it('uses a readable name for a UUID and a hex name inside threads/ for a path-like id (item 23)', async () => {
+  it('uses a readable name for a UUID and a hex name inside threads/ for a path-like id', async () => {
     const uuid = '0b7e4a2c-5f3d-4c1e-9a8b-1234567890ab';
     await store.save(sampleThreadState(uuid));
     await store.save(sampleThreadState('../external/thread'));
@@ -77,14 +77,14 @@ describe('FileThreadStore on disk', () => {
     await expect(store.load('../external/thread')).resolves.toEqual(sampleThreadState('../external/thread'));
   });
 
-  it('keeps Thread-1 and thread-1 in distinct files (item 24)', async () => {
+  it('keeps Thread-1 and thread-1 in distinct files', async () => {
     await store.save(sampleThreadState('Thread-1', 'upper'));
     await store.save(sampleThreadState('thread-1', 'lower'));
     expect(await threadFiles()).toEqual(['aguiid~5468726561642d31.json', 'thread-1.json']);
     await expect(store.load('Thread-1')).resolves.toEqual(sampleThreadState('Thread-1', 'upper'));
   });
 
-  it.each(['T'.repeat(115), '会话'.repeat(40)])('bounds the name of a long id (item 25): %#', async (id) => {
+  it.each(['T'.repeat(115), '会话'.repeat(40)])('bounds the name of a long id: %#', async (id) => {
     await store.save(sampleThreadState(id));
     const [name] = await threadFiles();
     expect(name.startsWith('aguihash~')).toBe(true);
@@ -92,7 +92,7 @@ describe('FileThreadStore on disk', () => {
     await expect(store.load(id)).resolves.toEqual(sampleThreadState(id));
   });
 
-  it('keeps distinct long ids in distinct files (item 26)', async () => {
+  it('keeps distinct long ids in distinct files', async () => {
     await store.save(sampleThreadState('T'.repeat(115), 'a'));
     await store.save(sampleThreadState('T'.repeat(116), 'b'));
     expect(await threadFiles()).toHaveLength(2);
@@ -111,7 +111,7 @@ describe('FileThreadStore on disk', () => {
 
   it.each([
     {
-      name: 'unknown schema version (item 21)',
+      name: 'unknown schema version',
       text: JSON.stringify({ ...sampleThreadState('thread-1'), schemaVersion: 999 }),
     },
     { name: "another thread's document", text: serializeThreadState(sampleThreadState('thread-2')) },

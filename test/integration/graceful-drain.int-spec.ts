@@ -4,7 +4,7 @@ import { startKernelUpstream } from '../support/start-kernel-upstream';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 
-/** Graceful shutdown (item 3) in-process: app.close() runs the same lifecycle hooks SIGTERM does. */
+/** Graceful shutdown in-process: app.close() runs the same lifecycle hooks SIGTERM does. */
 describe('graceful drain on shutdown', () => {
   it('refuses new runs with 503 SERVICE_DRAINING, turns readiness 503, and cancels runs left after the drain time', async () => {
     const upstream = await startKernelUpstream();

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GUIDANCE_APPLIED_PREFIX } from '../../src/a2a/embedded/pipeline-script';
+import { GUIDANCE_APPLIED_PREFIX } from '../../src/demo-kernel/pipeline-script';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { paramsOf, readThread, typesOf, type Json } from '../support/interrupt-helpers';
 import { pipelineGatewayEnv, pipelineTurn, runThrough, textOf } from '../support/pipeline-run-checks';

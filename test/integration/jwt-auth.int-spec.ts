@@ -12,7 +12,7 @@ import { WsRunClient } from '../support/ws-client';
 const ISSUER = 'https://issuer.agui.test/';
 const AUDIENCE = 'agui-gateway';
 
-/** JWT mode (item 5): tokens signed by a local JWKS, served by a tiny HTTP server. */
+/** JWT mode: tokens signed by a local JWKS, served by a tiny HTTP server. */
 describe('JWT auth mode', () => {
   let upstream: KernelUpstream;
   let gateway: RunningGateway;

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type {
   SelectionBoundary,
   SelectionContinuation,
-} from '../../src/a2a/embedded/pipeline-selection-script';
+} from '../../src/demo-kernel/pipeline-selection-script';
 import {
   callsFor,
   countByMethod,

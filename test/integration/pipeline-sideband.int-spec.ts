@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from '@ag-ui/core';
 import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CANDIDATE_B_WHILE_WAITING } from '../../src/a2a/embedded/pipeline-script';
+import { CANDIDATE_B_WHILE_WAITING } from '../../src/demo-kernel/pipeline-script';
 import {
   callsFor,
   countByMethod,

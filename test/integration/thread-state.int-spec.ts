@@ -6,7 +6,7 @@ import { AguiError } from '../../src/common/agui-error';
 import { ErrorCode } from '../../src/common/error-code';
 import { FileThreadStore } from '../../src/threads/file-thread-store';
 import { THREAD_STORE, type ThreadStore } from '../../src/threads/thread-store';
-import { canonicalDigest } from '../../src/threads/canonical-digest';
+import { canonicalDigest } from '../../src/wire/canonical-digest';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream } from '../support/start-kernel-upstream';
 import { expectConformantEvents } from '../support/agui-conformance';

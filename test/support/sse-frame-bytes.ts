@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import { encodeSseFrame } from '../../src/runs/sse-frame';
+import { encodeSseFrame } from '../../src/wire/sse-frame';
 
 const reference = new EventEncoder({ accept: 'text/event-stream' });
 

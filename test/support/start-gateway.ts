@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from '../../src/app.module';
-import { applyHttpLimits } from '../../src/common/apply-http-limits';
+import { applyHttpLimits } from '../../src/http/apply-http-limits';
 import { APP_CONFIG, type HttpLimits } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { LOG_DESTINATION } from '../../src/logging/log-destination';

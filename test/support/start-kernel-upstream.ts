@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { InjectedFaultMode, JsonRpcErrorObject } from '../../src/a2a/embedded/kernel-fault-injector';
-import type { KernelRequestLogEntry } from '../../src/a2a/embedded/kernel-request-log-entry';
-import type { EnsureRestoredMode } from '../../src/a2a/embedded/kernel-session-restore';
+import type {
+  InjectedFaultMode,
+  JsonRpcErrorObject,
+} from '../../src/demo-kernel/faults/kernel-fault-injector';
+import type { KernelRequestLogEntry } from '../../src/demo-kernel/kernel-request-log-entry';
+import type { EnsureRestoredMode } from '../../src/demo-kernel/kernel-session-restore';
 import {
   ENSURE_RESTORED_MODE_PATH,
   FAULTS_PATH,

@@ -3,7 +3,7 @@
 
 The Python adapter hashes json.dumps(json.loads(body), sort_keys=True, separators=(",", ":"),
 ensure_ascii=False) encoded as UTF-8 (reference iac-code-agui-behaviour.md section 6.4).
-src/threads/canonical-digest.spec.ts checks the TypeScript port against every vector.
+src/wire/canonical-digest.spec.ts checks the TypeScript port against every vector.
 
 Standard library only. Run from the repository root:
     python3 test/support/digest-vectors/generate.py

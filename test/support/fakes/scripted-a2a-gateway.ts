@@ -1,8 +1,9 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
-import type { A2aFrame, A2aGateway, A2aOutgoingMessage } from '../../../src/a2a/a2a-gateway';
+import type { A2aGateway } from '../../../src/a2a/a2a-gateway';
+import type { A2aFrame, A2aOutgoingMessage } from '../../../src/wire/a2a-wire';
 import { AguiError } from '../../../src/common/agui-error';
 import { ErrorCode } from '../../../src/common/error-code';
-import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../../src/a2a/embedded/kernel-frames';
+import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../../src/demo-kernel/kernel-frames';
 
 /**
  * An in-process `A2aGateway` that answers every `SendStreamingMessage` with one short kernel turn: WORKING,

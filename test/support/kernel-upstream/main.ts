@@ -5,10 +5,10 @@
  * Token from IACCODE_A2A_HTTP_TOKEN, like the kernel. Prints `KERNEL_UPSTREAM_READY <url>` when listening.
  * Adds the test-only control routes of `upstream-protocol.ts` (journal, faults, session-restore mode).
  */
-import { KernelFaultInjector } from '../../../src/a2a/embedded/kernel-fault-injector';
-import type { KernelRequestLogEntry } from '../../../src/a2a/embedded/kernel-request-log-entry';
-import { startKernelServer } from '../../../src/a2a/embedded/kernel-server';
-import { KernelSessionRestore } from '../../../src/a2a/embedded/kernel-session-restore';
+import { KernelFaultInjector } from '../../../src/demo-kernel/faults/kernel-fault-injector';
+import type { KernelRequestLogEntry } from '../../../src/demo-kernel/kernel-request-log-entry';
+import { startKernelServer } from '../../../src/demo-kernel/kernel-server';
+import { KernelSessionRestore } from '../../../src/demo-kernel/kernel-session-restore';
 import { testControlRoutes } from './test-control-routes';
 import { KERNEL_UPSTREAM_READY, TEST_ROUTE_PREFIX } from './upstream-protocol';
 

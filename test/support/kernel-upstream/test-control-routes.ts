@@ -1,15 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import type { KernelRouteHandler } from '../../../src/a2a/embedded/kernel-server';
-import type { KernelRequestLogEntry } from '../../../src/a2a/embedded/kernel-request-log-entry';
+import type { KernelRouteHandler } from '../../../src/demo-kernel/kernel-server';
+import type { KernelRequestLogEntry } from '../../../src/demo-kernel/kernel-request-log-entry';
 import {
   parseInjectedFault,
   type KernelFaultInjector,
-} from '../../../src/a2a/embedded/kernel-fault-injector';
+} from '../../../src/demo-kernel/faults/kernel-fault-injector';
 import {
   ENSURE_RESTORED_MODES,
   isEnsureRestoredMode,
   type KernelSessionRestore,
-} from '../../../src/a2a/embedded/kernel-session-restore';
+} from '../../../src/demo-kernel/kernel-session-restore';
 import { ENSURE_RESTORED_MODE_PATH, FAULTS_PATH, REQUEST_JOURNAL_PATH } from './upstream-protocol';
 
 /** The test entry's control routes: the request journal, fault injection, the session-restore mode. */

@@ -1,0 +1,25 @@
+import type { Language } from '../i18n/message-catalogue';
+import type { IacCodeProps, RunAgentInput } from './parse-run-input';
+
+/**
+ * Which face a run came in on: it decides how errors before the stream are rendered (docs/architecture.md#decisions) and
+ * labels the run's metrics. `ws` is AgentCore's WebSocket, whose refusals are RUN_ERROR frames.
+ */
+export type Face = 'iac-code' | 'agentcore' | 'ws';
+
+/** A validated request on its way to admission. */
+export interface RunRequest {
+  readonly input: RunAgentInput;
+  readonly props: IacCodeProps;
+  /** The body exactly as received: the run digest is computed over it (docs/behaviour/state.md#digests). */
+  readonly rawBody: string;
+  readonly language: Language;
+  readonly face: Face;
+  /** `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id`, when the request carried a well-formed one. */
+  readonly agentCoreSessionId?: string;
+  /**
+   * `props` were filled from configuration for a generic AG-UI client (IAC_CODE_AGUI_GENERIC_CLIENTS):
+   * admission then takes a resume's `rosInvocationId` from the thread instead of this run's id.
+   */
+  readonly hasGenericProps?: boolean;
+}

@@ -1,0 +1,27 @@
+import type { ThreadState } from './thread-state';
+
+/**
+ * What a run makes durable while it streams (docs/behaviour/state.md#persist-before-announce "persist before announcing"). The run awaits
+ * a write before it emits the events that reveal its value; a rejection ends the run with
+ * STATE_PERSISTENCE_FAILED and the A2A task cancelled.
+ */
+export interface RunPersistence {
+  /** The thread as last written by (or for) this run. */
+  readonly state: ThreadState;
+  /** Applies `change` to the current thread state under the thread's lock and persists it. */
+  write(change: (state: ThreadState) => ThreadState): Promise<void>;
+  /**
+   * The run reached its end without a durable interrupt: the execution becomes terminal (best effort), with
+   * `last` applied first (the run's final Pipeline cursor, open steps and text digests, docs/behaviour/events.md#run-lifecycle step 7).
+   */
+  markTerminal(last?: (state: ThreadState) => ThreadState): Promise<void>;
+  /**
+   * The run's client left: terminal as above (best effort), and the active-run slot freed in the same step,
+   * before anything is asked of A2A, so the client's next run is admitted at once. Never rejects.
+   */
+  markTerminalAndRelease(): Promise<void>;
+  /** Called when the cancel extension cancels this execution while the run streams. */
+  onCancelled(callback: () => void): void;
+  /** Frees the thread's active-run slot (on every replica: a lease in Redis). Idempotent; never rejects. */
+  release(): Promise<void>;
+}
