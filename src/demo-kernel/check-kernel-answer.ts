@@ -1,4 +1,5 @@
 import type { KernelAnswer, KernelInputValue } from './kernel-script';
+import { isWireObject } from '../wire/wire-value';
 
 /** What a task is waiting for, as the answer check sees it. */
 export interface PendingInputsView {
@@ -46,7 +47,8 @@ export function checkKernelAnswer(message: unknown, pending: PendingInputsView):
   if (wire.contextId !== pending.contextId) return refuse('the message contextId does not match the task');
   const parts = Array.isArray(wire.parts) ? (wire.parts as unknown[]) : [];
   if (parts.length === 0) return refuse('the answer has no parts');
-  if (parts.some((part) => isObject(part) && 'data' in part)) return checkPermission(wire, parts, pending);
+  if (parts.some((part) => isWireObject(part) && 'data' in part))
+    return checkPermission(wire, parts, pending);
   return checkText(parts, pending);
 }
 
@@ -56,7 +58,7 @@ function checkPermission(wire: WireMessage, parts: unknown[], pending: PendingIn
   if (part.mediaType !== 'application/json') return refuse('the DataPart mediaType must be application/json');
   if ('text' in part || 'raw' in part || 'url' in part) return refuse('the part must be a DataPart only');
   const data = part.data;
-  if (!isObject(data)) return refuse('the DataPart data must be an object');
+  if (!isWireObject(data)) return refuse('the DataPart data must be an object');
   const keys = Object.keys(data).sort();
   if (keys.join(',') !== [...PERMISSION_ANSWER_KEYS].sort().join(','))
     return refuse(`the data keys must be exactly ${PERMISSION_ANSWER_KEYS.join(', ')}`);
@@ -77,7 +79,7 @@ function checkPermission(wire: WireMessage, parts: unknown[], pending: PendingIn
 function checkText(parts: unknown[], pending: PendingInputsView): AnswerVerdict {
   const question = pending.values.find((input) => input.kind !== 'permission');
   if (!question) return refuse('a permission answer must be one application/json DataPart');
-  const texts = parts.map((part) => (isObject(part) ? part.text : undefined));
+  const texts = parts.map((part) => (isWireObject(part) ? part.text : undefined));
   if (!texts.every((text): text is string => typeof text === 'string'))
     return refuse('a question answer must be text parts only');
   const text = texts.join('').trim();
@@ -87,8 +89,4 @@ function checkText(parts: unknown[], pending: PendingInputsView): AnswerVerdict 
 
 function refuse(reason: string): AnswerVerdict {
   return { ok: false, reason };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@ import { RUN_AGENT_INPUT_KEYS, RunAgentInputDto } from './dto/run-agent-input.dt
 import type { MessageKey } from '../i18n/message-key';
 import { parseForwardedProps } from './parse-forwarded-props';
 import type { RunAgentInput } from './run-agent-input';
+import { isWireObject } from '../wire/wire-value';
 
 export type { IacCodeProps, IacCodeThinking, AlibabaCloudCredentials } from './iac-code-props';
 export type { RunAgentInput, Message, ContentPart } from './run-agent-input';
@@ -30,7 +31,7 @@ export function parseRunAgentInput(
   body: unknown,
   { toolsRefusalKey = 'invalidForwardedProps' }: ParseRunInputOptions = {},
 ): RunAgentInput {
-  if (!isPlainObject(body)) throw new AguiError(ErrorCode.INVALID_INPUT, 'notAnObject');
+  if (!isWireObject(body)) throw new AguiError(ErrorCode.INVALID_INPUT, 'notAnObject');
   const known = knownTopLevelKeys(body);
   if (!conformsTo(RunAgentInputDto, known)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidEnvelope');
   const iacCode = parseForwardedProps(known.forwardedProps);
@@ -57,17 +58,13 @@ export function parseRunAgentInput(
  * language negotiation's job.
  */
 export function preferredLanguageOf(body: unknown): string | undefined {
-  if (!isPlainObject(body) || !isPlainObject(body.forwardedProps)) return undefined;
+  if (!isWireObject(body) || !isWireObject(body.forwardedProps)) return undefined;
   const iacCode = body.forwardedProps.iacCode;
-  if (!isPlainObject(iacCode)) return undefined;
+  if (!isWireObject(iacCode)) return undefined;
   return typeof iacCode.preferredLanguage === 'string' ? iacCode.preferredLanguage : undefined;
 }
 
 /** Own keys only: `__proto__` and inherited names (`toString`) are dropped like any other unknown key. */
 function knownTopLevelKeys(body: Plain): Plain {
   return Object.fromEntries(Object.entries(body).filter(([key]) => RUN_AGENT_INPUT_KEYS.has(key)));
-}
-
-function isPlainObject(value: unknown): value is Plain {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,6 +10,7 @@ import { agentCoreSessionIdOf } from '../logging/request-log-fields';
 import { parseRunAgentInput, preferredLanguageOf } from './parse-run-input';
 import { assertJsonMediaType, readJsonBody, type JsonBody } from './read-json-body';
 import type { Face, RunRequest } from './run-request';
+import { isWireObject } from '../wire/wire-value';
 
 /** What a transport knows about a request besides its body. */
 export interface RunRequestOrigin {
@@ -74,8 +75,8 @@ export class RunRequestReader {
    * validated strictly. Undefined when the mode is off or the body is not an object (rejected later).
    */
   private genericPropsFor(value: unknown): { body: Record<string, unknown>; isFilled: boolean } | undefined {
-    if (!this.config.genericClients || !isPlainObject(value)) return undefined;
-    const forwarded = isPlainObject(value.forwardedProps) ? value.forwardedProps : {};
+    if (!this.config.genericClients || !isWireObject(value)) return undefined;
+    const forwarded = isWireObject(value.forwardedProps) ? value.forwardedProps : {};
     if (forwarded.iacCode !== undefined)
       return { body: { ...value, forwardedProps: { iacCode: forwarded.iacCode } }, isFilled: false };
     const threadId = typeof value.threadId === 'string' ? value.threadId : '';
@@ -100,8 +101,4 @@ export function genericWorkspaceOf(threadId: string, root: string): string {
 function genericInvocationIdOf(runId: unknown): unknown {
   if (typeof runId !== 'string' || [...runId].length <= 256) return runId;
   return createHash('sha256').update(runId, 'utf8').digest('hex');
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
