@@ -1,0 +1,42 @@
+import type { ThreadState } from './thread-state';
+
+/** What a run holds while it has a thread's slot: in cluster mode the fencing token of its lease and its renewal. */
+export interface RunLease {
+  readonly leaseToken?: string;
+  readonly renewal?: NodeJS.Timeout;
+}
+
+/** A load, and whether it came from durable storage (a cache hit is not news to the commit listeners). */
+export interface CoordinatedLoad {
+  readonly state: ThreadState | undefined;
+  readonly isFresh: boolean;
+}
+
+/**
+ * How ThreadRegistry's lock, reads, writes and run slot reach durable state (docs/behaviour/state.md#admission).
+ * The registry keeps what is the same in every mode — the in-process lock queue, the active runs, the commit
+ * listeners, the metrics — and one coordination holds what differs: `LocalThreadCoordination` (one replica: the
+ * store and a bounded cache) or `ClusterThreadCoordination` (the Redis store shared by several replicas).
+ */
+export interface ThreadCoordination {
+  /** Runs `work` holding the thread's lock across replicas; the registry has already serialised this process. */
+  withLock<T>(threadId: string, work: () => Promise<T>): Promise<T>;
+  load(threadId: string): Promise<CoordinatedLoad>;
+  /** Writes durably; `fence` (a run's own write) is refused once that run has lost its slot. */
+  commit(state: ThreadState, fence?: RunLease): Promise<void>;
+  /** Admission's write and the run's slot as one step; THREAD_BUSY when another replica holds the slot. */
+  claim(state: ThreadState, runId: string): Promise<RunLease>;
+  /** Whether another replica's run held the slot when this lock holder last loaded the thread. */
+  isLeasedElsewhere(threadId: string): boolean;
+  /** Gives a run's slot back; never rejects. */
+  release(threadId: string, lease: RunLease): Promise<void>;
+  /** Tells the other replicas (if any) to end the thread's active run of that execution; never rejects. */
+  publishCancel(threadId: string, executionId: string): Promise<void>;
+  onCancelPublished(listener: (threadId: string, executionId: string) => void): void;
+  /** The thread is in use (its lock held or queued for, or a run holding its slot) / no longer. */
+  markInUse(threadId: string): void;
+  markIdle(threadId: string): void;
+  /** The last lock holder of the thread is done: forget what was seen under the lock. */
+  unlocked(threadId: string): void;
+  shutdown(): void;
+}
