@@ -1,5 +1,3 @@
-// First: libuv reads its threadpool size once, when the pool starts (src/config/size-io-thread-pool.ts).
-import './config/size-io-thread-pool';
 import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
