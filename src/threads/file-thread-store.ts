@@ -124,12 +124,11 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     const target = this.pathForThread(state.threadId);
     const temp = this.tempPath(threadFileStem(state.threadId));
     try {
-      await (this.privateDirs ??= this.ensurePrivateDirs());
-      await this.writeDurably(temp, text);
+      await this.writeTemp(temp, text);
       await renameWithRetry(temp, target);
       await this.threadsDirSync.sync();
     } catch (error) {
-      // The next write makes the directories again (someone may have removed or changed them).
+      // The next write makes the directories private again (someone may have changed them).
       this.privateDirs = undefined;
       await unlink(temp).catch(() => undefined);
       throw unavailable(error);
@@ -151,6 +150,18 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
       this.privateDirs = undefined;
       await unlink(probe).catch(() => undefined);
       throw unavailable(error);
+    }
+  }
+
+  /** The directories are made private once; a temp file that finds threads/ gone makes them again. */
+  private async writeTemp(temp: string, text: string): Promise<void> {
+    await (this.privateDirs ??= this.ensurePrivateDirs());
+    try {
+      await this.writeDurably(temp, text);
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT')) throw error;
+      await (this.privateDirs = this.ensurePrivateDirs());
+      await this.writeDurably(temp, text);
     }
   }
 
