@@ -5,34 +5,20 @@ import { MessageCatalogue } from '../i18n/message-catalogue';
 import type { ThreadState } from '../threads/thread-state';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
 import { ScriptedA2aGateway } from '../../test/support/fakes/scripted-a2a-gateway';
+import { threadStateFixture } from '../../test/support/thread-state-fixture';
 import { parseRunAgentInput } from './input/parse-run-input';
 import { RunContext } from './run-context';
 import type { RunPersistence } from './run-persistence';
 import type { AdmittedRun } from './run-request';
 
-const CONTEXT = 'agui-context';
+const fixture = threadStateFixture();
+const CONTEXT = fixture.contextId;
 const IDS = { taskId: 'task-1', contextId: CONTEXT, sessionId: 'session-1' };
-
+/** Admitted, before the kernel named its task or session. */
 const admittedState: ThreadState = {
-  schemaVersion: 1,
-  threadId: 'thread-1',
-  contextId: CONTEXT,
-  cwd: '/ws',
-  userId: null,
+  ...fixture,
   iacCodeSessionId: null,
-  execution: {
-    executionId: 'exec-1',
-    rosInvocationId: 'inv-1',
-    taskId: null,
-    lastTaskId: null,
-    pipelineSequence: 0,
-    pipelineOpenSteps: [],
-    textSnapshotDigests: [],
-    pending: {},
-  },
-  runDigests: {},
-  appliedResumeDigests: [],
-  terminalExecutionIds: [],
+  execution: { ...fixture.execution, taskId: null },
 };
 
 /** Applies each write to its state and keeps every state written, in order; `failWrites` refuses them. */
@@ -59,7 +45,7 @@ function contextFor(persistence: RecordingPersistence, gateway = new ScriptedA2a
     threadId: 'thread-1',
     runId: 'run-1',
     messages: [{ id: 'm-1', role: 'user', content: 'hello' }],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'inv-1', cwd: '/ws' } },
+    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/work/ws' } },
   });
   const run: AdmittedRun = {
     input,
@@ -71,8 +57,8 @@ function contextFor(persistence: RecordingPersistence, gateway = new ScriptedA2a
     admittedRunId: 'run-1',
     executionId: 'exec-1',
     contextId: CONTEXT,
-    rosInvocationId: 'inv-1',
-    cwd: '/ws',
+    rosInvocationId: 'invocation-1',
+    cwd: '/work/ws',
     persistence,
     face: 'iac-code',
     admittedAtMs: 0,
