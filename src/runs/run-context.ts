@@ -14,7 +14,11 @@ import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
 import { normalizeLanguage } from '../i18n/negotiate-language';
 import type { ThreadExecution, ThreadState } from '../threads/thread-state';
-import type { RunPersistence } from '../threads/run-persistence';
+import {
+  withLearnedIdentities,
+  type LearnedIdentities,
+  type RunPersistence,
+} from '../threads/run-persistence';
 import type { AdmittedRun } from './admitted-run';
 
 /** What a run needs from the rest of the service; injected by RunService. */
@@ -105,29 +109,32 @@ export class RunContext {
 
   /**
    * Identity checks of docs/behaviour/events.md#run-lifecycle step 4 and persist-before-announce (docs/behaviour/state.md#persist-before-announce): a new task or session id
-   * is durable before any event of its frame is emitted.
+   * is durable before any event of its frame is emitted. A frame naming both new ids costs one write; a new id
+   * is made durable even when a later check of the same frame fails, as the run's end may need it.
    */
   async acceptIdentities(frame: UnwrappedFrame): Promise<void> {
     const { taskId, sessionId, contextId } = frame;
-    if (taskId && taskId !== this.taskId) {
-      if (this.taskId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
-      this.taskId = taskId;
-      if (this.cancelOnceTaskIsKnown) this.cancelUpstream(taskId);
-      await this.persist(
-        (state) => ({ ...state, execution: { ...state.execution, taskId } }),
-        'executionMappingNotCommitted',
-      );
-    }
-    if (contextId && contextId !== this.run.contextId) {
-      throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'contextIdentityChanged');
-    }
-    if (sessionId && sessionId !== this.sessionId) {
-      if (this.sessionId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'sessionIdentityChanged');
-      this.sessionId = sessionId;
-      await this.persist(
-        (state) => ({ ...state, iacCodeSessionId: sessionId }),
-        'sessionMappingNotCommitted',
-      );
+    const learned: LearnedIdentities = {};
+    try {
+      if (taskId && taskId !== this.taskId) {
+        if (this.taskId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
+        this.taskId = learned.taskId = taskId;
+        if (this.cancelOnceTaskIsKnown) this.cancelUpstream(taskId);
+      }
+      if (contextId && contextId !== this.run.contextId) {
+        throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'contextIdentityChanged');
+      }
+      if (sessionId && sessionId !== this.sessionId) {
+        if (this.sessionId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'sessionIdentityChanged');
+        this.sessionId = learned.sessionId = sessionId;
+      }
+    } finally {
+      if (learned.taskId || learned.sessionId) {
+        await this.persist(
+          (state) => withLearnedIdentities(state, learned),
+          learned.taskId ? 'executionMappingNotCommitted' : 'sessionMappingNotCommitted',
+        );
+      }
     }
   }
 

@@ -5,6 +5,7 @@ import { Logger, type OnModuleInit } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { SystemClock, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
+import { GroupedDirectorySync } from './grouped-directory-sync';
 import { THREAD_TEMP_FILE_NAME, threadFileStem, threadTempFileName } from './thread-file-name';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
 import type { ThreadStore } from './thread-store';
@@ -38,6 +39,10 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   private readonly threadsDir: string;
   private readonly clock: Clock;
   private readonly writeDurably: DurableWrite;
+  /** Renames of threads written at the same time share one fsync of threads/. */
+  private readonly threadsDirSync: GroupedDirectorySync;
+  /** The directories made private once, not before every write; forgotten when a write fails. */
+  private privateDirs: Promise<void> | undefined;
 
   constructor(
     private readonly stateDir: string,
@@ -46,6 +51,7 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     this.threadsDir = join(stateDir, 'threads');
     this.clock = options.clock ?? new SystemClock();
     this.writeDurably = options.writeDurably ?? writeFileDurably;
+    this.threadsDirSync = new GroupedDirectorySync(() => fsyncDirectory(this.threadsDir));
   }
 
   /** At start: a process killed between writing a temp file and renaming it left the file behind. */
@@ -108,7 +114,8 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
 
   /**
    * Atomic replace (docs/behaviour/state.md#atomic-writes): a temp file in the same directory, written and fsynced, renamed over the
-   * target, then the directory fsynced so the rename itself survives a power cut. A reader (or a process
+   * target, then the directory fsynced so the rename itself survives a power cut (one fsync, started after
+   * the rename, may cover the renames of several threads). A reader (or a process
    * killed mid-write) sees the old document or the new one, never a mix; a failed write leaves the old
    * document and removes the temp file.
    */
@@ -117,11 +124,12 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     const target = this.pathForThread(state.threadId);
     const temp = this.tempPath(threadFileStem(state.threadId));
     try {
-      await this.ensurePrivateDirs();
-      await this.writeDurably(temp, text);
+      await this.writeTemp(temp, text);
       await renameWithRetry(temp, target);
-      await fsyncDirectory(this.threadsDir);
+      await this.threadsDirSync.sync();
     } catch (error) {
+      // The next write makes the directories private again (someone may have changed them).
+      this.privateDirs = undefined;
       await unlink(temp).catch(() => undefined);
       throw unavailable(error);
     }
@@ -130,16 +138,30 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   /**
    * A real small write, fsync and unlink, as a thread write does: `access(W_OK)` still passes on a full
    * disk or with no inode left, when every new thread would get 503. Callers limit how often this runs.
+   * It also makes the directories private again.
    */
   async checkReady(): Promise<void> {
     const probe = this.tempPath('readiness');
     try {
-      await this.ensurePrivateDirs();
+      await (this.privateDirs = this.ensurePrivateDirs());
       await this.writeDurably(probe, '{}');
       await unlink(probe);
     } catch (error) {
+      this.privateDirs = undefined;
       await unlink(probe).catch(() => undefined);
       throw unavailable(error);
+    }
+  }
+
+  /** The directories are made private once; a temp file that finds threads/ gone makes them again. */
+  private async writeTemp(temp: string, text: string): Promise<void> {
+    await (this.privateDirs ??= this.ensurePrivateDirs());
+    try {
+      await this.writeDurably(temp, text);
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT')) throw error;
+      await (this.privateDirs = this.ensurePrivateDirs());
+      await this.writeDurably(temp, text);
     }
   }
 

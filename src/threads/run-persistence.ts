@@ -25,3 +25,18 @@ export interface RunPersistence {
   /** Frees the thread's active-run slot (on every replica: a lease in Redis). Idempotent; never rejects. */
   release(): Promise<void>;
 }
+
+/** The A2A ids one frame revealed for the first time; both go into the same write. */
+export interface LearnedIdentities {
+  taskId?: string;
+  sessionId?: string;
+}
+
+export function withLearnedIdentities(state: ThreadState, learned: LearnedIdentities): ThreadState {
+  const { taskId, sessionId } = learned;
+  return {
+    ...state,
+    ...(sessionId ? { iacCodeSessionId: sessionId } : {}),
+    ...(taskId ? { execution: { ...state.execution, taskId } } : {}),
+  };
+}

@@ -56,6 +56,23 @@ describe('FileThreadStore on disk', () => {
     );
   });
 
+  it('lands every document of threads saved at the same time (their directory fsyncs shared)', async () => {
+    const ids = Array.from({ length: 40 }, (_, index) => `thread-${index}`);
+    await Promise.all(ids.map((id) => store.save(sampleThreadState(id, 'v1'))));
+    await Promise.all(ids.map((id) => store.save(sampleThreadState(id, 'v2'))));
+    const restarted = new FileThreadStore(stateDir);
+    for (const id of ids) await expect(restarted.load(id)).resolves.toEqual(sampleThreadState(id, 'v2'));
+    expect(await threadFiles()).toHaveLength(ids.length);
+  });
+
+  it('makes threads/ again when it was removed after the first write', async () => {
+    await store.save(sampleThreadState('thread-1'));
+    await rm(join(stateDir, 'threads'), { recursive: true });
+    await store.save(sampleThreadState('thread-2'));
+    expect(await threadFiles()).toEqual(['thread-2.json']);
+    expect((await stat(join(stateDir, 'threads'))).mode & 0o777).toBe(0o700);
+  });
+
   it('makes the directories 0700 and the file 0600, even if they existed wider', async () => {
     await chmod(stateDir, 0o755);
     await mkdir(join(stateDir, 'threads'), { mode: 0o777 });
