@@ -9,7 +9,10 @@ export type RunPhase =
   | 'cancelling'
   /** The client left before the kernel named the task: reading goes on only to learn the id to cancel. */
   | 'reading-to-cancel'
-  /** The client left: nothing more is sent; once the reading stops the execution becomes terminal, unless interrupts keep it. */
+  /**
+   * The client left: nothing more is sent; once the reading stops the execution becomes terminal, unless
+   * interrupts keep it.
+   */
   | 'left'
   /** The interrupts are durable and RUN_FINISHED(interrupt) went out: nothing cancels the task any more. */
   | 'interrupted'
@@ -22,7 +25,7 @@ export type RunPhaseEvent =
   | 'cancel-requested'
   /** The drain time is over at shutdown. */
   | 'shutdown'
-  /** The client left while the execution has interrupts pending (a resume not yet accepted): cancel nothing. */
+  /** The client left while interrupts are pending (a resume not yet accepted): cancel nothing. */
   | 'left-keeping-interrupts'
   /** The client left and the task is known: it is cancelled and the execution made terminal at once. */
   | 'left-after-task'
