@@ -2,36 +2,17 @@ import { EventEmitter } from 'node:events';
 import type { BaseEvent } from '@ag-ui/core';
 import type { Response } from 'express';
 import { RunMetrics } from '../metrics/run-metrics';
+import { FakeWire } from '../../test/support/fakes/fake-wire';
 import { SseWriter } from './sse-writer';
 import { HEARTBEAT_COMMENT } from './with-heartbeat';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const event = (type: string) => ({ type, threadId: 't', runId: 'r', timestamp: 1 }) as BaseEvent;
 
-/** The TCP socket under a response: logs cork/uncork; a test fills and drains its buffer. */
-class FakeSocket extends EventEmitter {
-  writableNeedDrain = false;
-  destroyed = false;
-  constructor(private readonly log: string[]) {
-    super();
-  }
-  setNoDelay(): void {}
-  cork(): void {
-    this.log.push('socket.cork');
-  }
-  uncork(): void {
-    this.log.push('socket.uncork');
-  }
-  drain(): void {
-    this.writableNeedDrain = false;
-    this.emit('drain');
-  }
-}
-
 /** The part of an Express response SseStream uses, recording what is written and in which order. */
 class FakeResponse extends EventEmitter {
   readonly log: string[] = [];
-  readonly socket = new FakeSocket(this.log);
+  readonly socket = new FakeWire(this.log, 'socket.');
   readonly headers: Record<string, string> = {};
   readonly chunks: string[] = [];
   statusCode = 0;

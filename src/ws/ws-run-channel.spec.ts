@@ -9,6 +9,7 @@ import { MessageCatalogue } from '../i18n/message-catalogue';
 import type { RunSink } from '../runs/run-flow-control';
 import type { AdmittedRun, RunRequest } from '../runs/run-request';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
+import { FakeWire } from '../../test/support/fakes/fake-wire';
 import type { WsConnectionContext } from './ws-connection-context';
 import { MAX_QUEUED_WS_INPUTS, WsRunChannel, type WsRunPort } from './ws-run-channel';
 
@@ -31,24 +32,6 @@ class FakeSocket extends EventEmitter {
   /** What the client sees, one parsed event per frame. */
   events(): (BaseEvent & Record<string, unknown>)[] {
     return this.sent.map((frame) => JSON.parse(frame.toString('utf8').replace(/^data: /, '')));
-  }
-}
-
-/** The TCP socket under it: logs cork/uncork into the socket's log; a test fills and drains its buffer. */
-class FakeWire extends EventEmitter {
-  writableNeedDrain = false;
-  constructor(private readonly log: string[]) {
-    super();
-  }
-  cork(): void {
-    this.log.push('cork');
-  }
-  uncork(): void {
-    this.log.push('uncork');
-  }
-  drain(): void {
-    this.writableNeedDrain = false;
-    this.emit('drain');
   }
 }
 
