@@ -93,7 +93,7 @@ export class RunExecution {
     this.ctx.cancelUpstream(taskId);
   }
 
-  /** The reading of a run whose client left has stopped: its execution becomes terminal, unless an interrupt keeps it. */
+  /** A left run stopped reading: the execution becomes terminal unless interrupts keep it. */
   private endLeftRun(): void {
     if (this.hasPendingInterrupts() || !this.phase.apply('left-run-stopped')) return;
     void this.ctx.deps.persistence.markTerminalAndRelease();
