@@ -40,8 +40,8 @@ export class RunsController {
     echoAgentCoreIds(request, response);
     const runRequest = await this.reader.read(request, face);
     const admitted = await this.runs.admit(runRequest);
-    const stream = this.sse.open(response);
-    stream.pipe(this.runs.stream(admitted, stream), this.config.heartbeatMs);
+    const stream = this.sse.open(response, this.config.heartbeatMs);
+    stream.onClientGone(this.runs.stream(admitted, stream));
   }
 }
 

@@ -1,34 +1,62 @@
 import { Injectable } from '@nestjs/common';
 import type { BaseEvent } from '@ag-ui/core';
 import type { Response } from 'express';
-import { type Observable, map } from 'rxjs';
 import { RunMetrics } from '../metrics/run-metrics';
 import { encodeSseFrame } from '../wire/sse-frame';
-import type { RunFlowControl } from '../runs/run-flow-control';
-import { HEARTBEAT_COMMENT, withHeartbeat } from './with-heartbeat';
+import { drainedOrClosed, type RunSink } from '../runs/run-flow-control';
+import { HEARTBEAT_COMMENT, Heartbeat } from './with-heartbeat';
 
 /**
  * Writes runs as SSE (docs/behaviour/sse.md): LF-only `data: <json>\n\n` frames as @ag-ui/encoder writes
  * them (`encodeSseFrame`; always SSE, never the protobuf a wildcard Accept would pick), plus the heartbeat
- * comment. `open` gives one response's stream, which is also the run's back-pressure.
+ * comment. `open` gives one response's stream: the run's sink, with its back-pressure.
  */
 @Injectable()
 export class SseWriter {
   constructor(private readonly metrics: RunMetrics) {}
 
-  open(response: Response): SseStream {
-    return new SseStream(response, this.metrics);
+  /** Starts the SSE response (status, headers, heartbeat); the run's events then go to the returned sink. */
+  open(response: Response, heartbeatMs: number): SseStream {
+    return new SseStream(response, this.metrics, heartbeatMs);
   }
 }
 
-/** One SSE response: headers, batched frame writes, back-pressure, and the client's disconnect. */
-export class SseStream implements RunFlowControl {
+/** One SSE response as a run's sink: headers, batched frame writes, back-pressure, the heartbeat. */
+export class SseStream implements RunSink {
   private isCorked = false;
+  private isFinished = false;
+  private readonly heartbeat: Heartbeat;
 
   constructor(
     private readonly response: Response,
     private readonly metrics: RunMetrics,
-  ) {}
+    heartbeatMs: number,
+  ) {
+    response.status(200);
+    response.setHeader('Content-Type', 'text/event-stream');
+    response.setHeader('Cache-Control', 'no-cache, no-transform');
+    response.setHeader('Connection', 'keep-alive');
+    response.setHeader('X-Accel-Buffering', 'no');
+    response.flushHeaders();
+    response.socket?.setNoDelay(true);
+    this.heartbeat = new Heartbeat(heartbeatMs, () => {
+      this.metrics.heartbeatSent();
+      this.writeFrame(HEARTBEAT_COMMENT);
+    });
+    response.on('close', () => this.heartbeat.stop());
+  }
+
+  /** Calls `leave` once if the client closes the response before the run's events are over. */
+  onClientGone(leave: () => void): void {
+    this.response.on('close', () => {
+      if (!this.isFinished) leave();
+    });
+  }
+
+  write(event: BaseEvent): void {
+    this.heartbeat.frameSent();
+    this.writeFrame(encodeSseFrame(event));
+  }
 
   /**
    * Once Node's buffer for the response is over its high-water mark (16 KiB, plus the frame that crossed it)
@@ -44,46 +72,25 @@ export class SseStream implements RunFlowControl {
     // when the socket drains after having been full, so waiting on it could wait for ever.
     this.uncork();
     if (!socket.writableNeedDrain) return undefined;
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        socket.off('drain', done);
-        response.off('close', done);
-        resolve();
-      };
-      socket.once('drain', done);
-      response.once('close', done);
-    });
+    return drainedOrClosed(socket, response);
   }
 
-  /** Writes the run's events until they end; a closed socket unsubscribes, which runs the run's teardown. */
-  pipe(events: Observable<BaseEvent>, heartbeatMs: number): void {
-    const { response } = this;
-    response.status(200);
-    response.setHeader('Content-Type', 'text/event-stream');
-    response.setHeader('Cache-Control', 'no-cache, no-transform');
-    response.setHeader('Connection', 'keep-alive');
-    response.setHeader('X-Accel-Buffering', 'no');
-    response.flushHeaders();
-    response.socket?.setNoDelay(true);
+  end(): void {
+    this.finish();
+    // Flush before ending: once ended, the response lets go of its socket and could not uncork it.
+    this.uncork();
+    this.response.end();
+  }
 
-    let finished = false;
-    const subscription = events.pipe(map(encodeSseFrame), withHeartbeat(heartbeatMs)).subscribe({
-      next: (frame) => this.writeFrame(frame),
-      // RunService turns every failure into a RUN_ERROR event; an error here is a bug, so cut the stream.
-      error: () => {
-        finished = true;
-        response.destroy();
-      },
-      complete: () => {
-        finished = true;
-        // Flush before ending: once ended, the response lets go of its socket and could not uncork it.
-        this.uncork();
-        response.end();
-      },
-    });
-    response.on('close', () => {
-      if (!finished) subscription.unsubscribe();
-    });
+  /** RunService turns every failure into a RUN_ERROR event; a fault here is a bug, so cut the stream. */
+  abort(): void {
+    this.finish();
+    this.response.destroy();
+  }
+
+  private finish(): void {
+    this.isFinished = true;
+    this.heartbeat.stop();
   }
 
   /**
@@ -91,7 +98,6 @@ export class SseStream implements RunFlowControl {
    * socket write; a lone frame waits only until the end of the turn (setImmediate), never for a timer.
    */
   private writeFrame(frame: string): void {
-    if (frame === HEARTBEAT_COMMENT) this.metrics.heartbeatSent();
     if (!this.isCorked) {
       this.isCorked = true;
       this.response.cork();

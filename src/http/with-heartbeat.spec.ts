@@ -1,21 +1,23 @@
-import { Subject } from 'rxjs';
-import { HEARTBEAT_COMMENT, withHeartbeat } from './with-heartbeat';
+import { HEARTBEAT_COMMENT, Heartbeat } from './with-heartbeat';
 
-describe('withHeartbeat', () => {
+describe('Heartbeat', () => {
   // Jest's modern fake timers drive both setTimeout and Date.now, which the operator reads.
   const advance = (ms: number) => jest.advanceTimersByTime(ms);
 
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
+  /** A stream of frames with its heartbeat, as SseStream writes them. */
   function run() {
-    const frames = new Subject<string>();
     const out: string[] = [];
-    let completed = false;
-    const subscription = frames
-      .pipe(withHeartbeat(10))
-      .subscribe({ next: (frame) => out.push(frame), complete: () => (completed = true) });
-    return { frames, out, subscription, isCompleted: () => completed };
+    const heartbeat = new Heartbeat(10, () => out.push(HEARTBEAT_COMMENT));
+    const frames = {
+      next: (frame: string) => {
+        heartbeat.frameSent();
+        out.push(frame);
+      },
+    };
+    return { frames, out, heartbeat };
   }
 
   it('writes a comment after each period of silence, and restarts the wait after a frame', () => {
@@ -37,23 +39,34 @@ describe('withHeartbeat', () => {
   });
 
   it('writes nothing while frames are frequent, and nothing after the stream ends', () => {
-    const { frames, out, isCompleted } = run();
+    const { frames, out, heartbeat } = run();
     for (let i = 0; i < 10; i += 1) {
       frames.next(`f${i}`);
       advance(4);
     }
     expect(out).not.toContain(HEARTBEAT_COMMENT);
-    frames.complete();
+    heartbeat.stop();
     advance(100);
-    expect(isCompleted()).toBe(true);
+    expect(out).toHaveLength(10);
     expect(out).not.toContain(HEARTBEAT_COMMENT);
   });
 
-  it('stops its timer when unsubscribed (client gone)', () => {
-    const { out, subscription } = run();
-    subscription.unsubscribe();
+  it('stops its timer when stopped (client gone)', () => {
+    const { out, heartbeat } = run();
+    heartbeat.stop();
     advance(100);
     expect(out).toEqual([]);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('stops for good when stopped from inside a beat', () => {
+    const out: string[] = [];
+    const heartbeat: Heartbeat = new Heartbeat(10, () => {
+      out.push(HEARTBEAT_COMMENT);
+      heartbeat.stop();
+    });
+    advance(100);
+    expect(out).toEqual([HEARTBEAT_COMMENT]);
     expect(jest.getTimerCount()).toBe(0);
   });
 });

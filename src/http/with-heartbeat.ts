@@ -1,45 +1,42 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
-
 /** The SSE comment written after each period of silence (docs/behaviour/sse.md): not an AG-UI event. */
 export const HEARTBEAT_COMMENT = ': heartbeat\n\n';
 
 /**
- * Merges a heartbeat comment into a stream of encoded SSE frames: one comment after every `periodMs`
- * without a frame, the wait restarting after each frame, and none after the stream ends.
- *
- * Hand-written rather than `switchMap(() => interval())` because that allocates a subscription and a timer
- * per frame (about a tenth of the gateway's CPU per event in `npm run bench`); here a frame only records its
- * time, and the one timer of the run re-arms itself for the rest of the period when it finds a recent frame.
+ * Calls `beat` after every `periodMs` without a frame, the wait restarting after each frame, and never
+ * after `stop`. A frame only records its time (`frameSent`): the one timer of the run re-arms itself for
+ * the rest of the period when it finds a recent frame, rather than a timer per frame (that cost about a
+ * tenth of the gateway's CPU per event in `npm run bench`).
  */
-export function withHeartbeat(
-  periodMs: number,
-  now: () => number = Date.now,
-): MonoTypeOperatorFunction<string> {
-  return (frames) =>
-    new Observable<string>((subscriber) => {
-      let lastFrameAt = now();
-      let timer: NodeJS.Timeout | undefined;
-      const arm = (delay: number) => {
-        timer = setTimeout(() => {
-          const silence = now() - lastFrameAt;
-          if (silence < periodMs) return arm(periodMs - silence);
-          subscriber.next(HEARTBEAT_COMMENT);
-          lastFrameAt = now();
-          arm(periodMs);
-        }, delay);
-      };
-      arm(periodMs);
-      const subscription = frames.subscribe({
-        next: (frame) => {
-          lastFrameAt = now();
-          subscriber.next(frame);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        clearTimeout(timer);
-        subscription.unsubscribe();
-      };
-    });
+export class Heartbeat {
+  private lastFrameAt: number;
+  private timer: NodeJS.Timeout | undefined;
+  private isStopped = false;
+
+  constructor(
+    private readonly periodMs: number,
+    private readonly beat: () => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.lastFrameAt = now();
+    this.arm(periodMs);
+  }
+
+  frameSent(): void {
+    this.lastFrameAt = this.now();
+  }
+
+  stop(): void {
+    this.isStopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private arm(delay: number): void {
+    this.timer = setTimeout(() => {
+      const silence = this.now() - this.lastFrameAt;
+      if (silence < this.periodMs) return this.arm(this.periodMs - silence);
+      this.beat();
+      this.lastFrameAt = this.now();
+      if (!this.isStopped) this.arm(this.periodMs);
+    }, delay);
+  }
 }

@@ -49,11 +49,6 @@ export class GuidanceRun {
     this.abort.abort();
   }
 
-  /** Never reads on after its client left: there is nothing of its own to cancel. */
-  get isReadingToCancel(): boolean {
-    return false;
-  }
-
   /** Shutdown after the drain time: stop reading and end with RUN_ERROR CANCELLED, the task untouched. */
   shutdown(): void {
     this.isShutDown = true;

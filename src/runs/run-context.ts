@@ -57,15 +57,18 @@ export class RunContext {
   readonly answeringIds = new Set<string>();
   /** `afterSequence` of a Pipeline recovery still to run for this resume (docs/behaviour/events.md#pipeline-recovery b). */
   scheduledRecoveryAfter: number | undefined;
-  /** The client left before the task id was known: cancel the task as soon as a frame names it (docs/behaviour/cancel.md#client-disconnect). */
-  cancelOnceTaskIsKnown = false;
   private sessionAnnounced = false;
   /** The task a CancelTask was sent for: a run cancels its task once, whichever path asks first. */
   private cancelledTaskId: string | undefined;
 
+  /**
+   * `onTaskNamed` hears of the task id as soon as a frame names it, before it is written: a run whose
+   * client already left cancels it then (docs/behaviour/cancel.md#client-disconnect).
+   */
   constructor(
     readonly run: AdmittedRun,
     readonly deps: RunDeps,
+    private readonly onTaskNamed: (taskId: string) => void = () => undefined,
   ) {
     const { state } = deps.persistence;
     this.identity = { threadId: run.threadId, runId: run.runId };
@@ -119,7 +122,7 @@ export class RunContext {
       if (taskId && taskId !== this.taskId) {
         if (this.taskId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
         this.taskId = learned.taskId = taskId;
-        if (this.cancelOnceTaskIsKnown) this.cancelUpstream(taskId);
+        this.onTaskNamed(taskId);
       }
       if (contextId && contextId !== this.run.contextId) {
         throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'contextIdentityChanged');

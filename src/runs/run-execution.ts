@@ -7,6 +7,7 @@ import type { MessageKey } from '../i18n/message-key';
 import { consumeFrames, type StreamEnd } from './frame-consumer';
 import { resumeRun } from './resume-flow';
 import { RunContext, describeError, type RunDeps } from './run-context';
+import { RunPhaseMachine, type RunPhase } from './run-phase';
 import type { AdmittedRun } from './admitted-run';
 import { userTurnMessage } from './user-turn-message';
 
@@ -19,63 +20,65 @@ const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
  */
 export class RunExecution {
   private readonly ctx: RunContext;
-  private hasEnded = false;
-  private disconnected = false;
-  private cancelledByRequest = false;
+  /** The run's one phase value (docs/architecture.md#a-run); every transition goes through it. */
+  private readonly phase = new RunPhaseMachine();
   /** Bounds how long a run whose client left waits for the kernel to name the task to cancel. */
   private taskIdWait?: NodeJS.Timeout;
 
   constructor(run: AdmittedRun, deps: RunDeps) {
-    this.ctx = new RunContext(run, deps);
+    this.ctx = new RunContext(run, deps, (taskId) => this.taskNamed(taskId));
     // The cancel extension already cancelled the task and made the execution terminal: stop reading and
     // end with RUN_ERROR CANCELLED now, rather than waiting for the upstream to report it.
     deps.persistence.onCancelled(() => {
-      this.cancelledByRequest = true;
-      this.ctx.abort.abort();
+      if (this.phase.apply('cancel-requested')) this.ctx.abort.abort();
     });
   }
 
+  /** The run's phase, as the transitions of run-phase.ts left it. */
+  get currentPhase(): RunPhase {
+    return this.phase.phase;
+  }
+
   async *events(): AsyncGenerator<BaseEvent> {
-    const { ctx } = this;
+    const { ctx, phase } = this;
     yield runStarted(ctx.identity, ctx.run.input.parentRunId, ctx.now());
     yield* ctx.mapper.reopenDurableSteps(ctx.now());
     try {
       const end = ctx.run.input.resume !== undefined ? yield* resumeRun(ctx) : yield* this.newTurn();
       if (end.kind !== 'interrupted') yield* ctx.recoverPipelineIfScheduled();
-      if (this.disconnected) return this.endLeftRun();
-      yield* await (this.cancelledByRequest ? this.fail(CANCELLED) : this.finish(end));
+      if (phase.isOverForTheClient) return this.endLeftRun();
+      const isCancelled = phase.phase === 'cancelling' && end.kind !== 'interrupted';
+      yield* await (isCancelled ? this.fail(CANCELLED) : this.finish(end));
     } catch (error) {
-      if (this.disconnected) return this.endLeftRun();
-      yield* await this.fail(this.cancelledByRequest ? CANCELLED : error);
+      if (phase.isOverForTheClient) return this.endLeftRun();
+      yield* await this.fail(phase.phase === 'cancelling' ? CANCELLED : error);
     } finally {
       clearTimeout(this.taskIdWait);
     }
   }
 
   /**
-   * The client went away before the terminal event (docs/behaviour/cancel.md#client-disconnect, docs/behaviour/cancel.md#client-disconnect): cancel the A2A task and make the
-   * execution terminal — unless the run already ended, or interrupts are pending (a durable interrupt, or a
-   * resume not yet accepted: both stay answerable). The thread is free again as soon as the execution is
-   * terminal, before the CancelTask round trip; and within the cancel timeout whatever the kernel does.
+   * The client went away before the terminal event (docs/behaviour/cancel.md#client-disconnect): cancel the
+   * A2A task and make the execution terminal — unless the run already ended, or interrupts are pending (a
+   * durable interrupt, or a resume not yet accepted: both stay answerable). The thread is free again as
+   * soon as the execution is terminal, before the CancelTask round trip; and within the cancel timeout
+   * whatever the kernel does.
    */
   disconnect(): void {
-    if (this.hasEnded || this.disconnected) return;
-    this.disconnected = true;
     const { ctx } = this;
     if (this.hasPendingInterrupts()) {
       // A resume not yet accepted: stop waiting for A2A, but cancel nothing and keep the interrupt.
-      ctx.abort.abort();
-      return;
-    }
-    if (ctx.taskId) {
+      if (this.phase.apply('left-keeping-interrupts')) ctx.abort.abort();
+    } else if (ctx.taskId) {
+      if (!this.phase.apply('left-after-task')) return;
       ctx.cancelUpstream(ctx.taskId);
-      this.endLeftRun();
-    } else {
+      void ctx.deps.persistence.markTerminalAndRelease();
+    } else if (this.phase.apply('left-before-task')) {
       // Made terminal once the reading stops (endLeftRun), after the task id it learns was written. A
       // kernel that names no task in time (a hung SendStreamingMessage) is not waited for: nothing can be
       // cancelled then, and the thread must not stay busy.
-      ctx.cancelOnceTaskIsKnown = true;
       this.taskIdWait = setTimeout(() => {
+        if (!this.phase.apply('task-wait-over')) return;
         ctx.deps.logger.warn({ msg: 'the kernel named no task before the cancel timeout', ...ctx.ids() });
         ctx.abort.abort();
       }, ctx.deps.cancelTimeoutMs);
@@ -83,10 +86,16 @@ export class RunExecution {
     }
   }
 
-  /** The execution of a run whose client left becomes terminal, once, unless an interrupt keeps it. */
+  /** A frame named the task: a run reading to cancel cancels it now, before the id is written. */
+  private taskNamed(taskId: string): void {
+    if (!this.phase.apply('task-named')) return;
+    clearTimeout(this.taskIdWait);
+    this.ctx.cancelUpstream(taskId);
+  }
+
+  /** A left run stopped reading: the execution becomes terminal unless interrupts keep it. */
   private endLeftRun(): void {
-    if (this.hasEnded || this.hasPendingInterrupts()) return;
-    this.hasEnded = true;
+    if (this.hasPendingInterrupts() || !this.phase.apply('left-run-stopped')) return;
     void this.ctx.deps.persistence.markTerminalAndRelease();
   }
 
@@ -95,8 +104,7 @@ export class RunExecution {
    * RUN_ERROR CANCELLED (a run parked at a durable interrupt has no stream, so it is never here).
    */
   shutdown(): void {
-    if (this.hasEnded || this.disconnected || this.cancelledByRequest) return;
-    this.cancelledByRequest = true;
+    if (!this.phase.apply('shutdown')) return;
     if (this.ctx.taskId) this.ctx.cancelUpstream(this.ctx.taskId);
     else this.ctx.abort.abort();
   }
@@ -111,7 +119,7 @@ export class RunExecution {
   private async finish(end: StreamEnd): Promise<BaseEvent[]> {
     const { ctx } = this;
     if (end.kind === 'interrupted') {
-      this.hasEnded = true;
+      this.phase.apply('interrupted');
       return [];
     }
     if (end.kind === 'abandoned') {
@@ -151,7 +159,7 @@ export class RunExecution {
 
   /** The run is over: with nothing pending, its execution becomes terminal before the last event goes out. */
   private async end(): Promise<void> {
-    this.hasEnded = true;
+    this.phase.apply('ended');
     if (this.hasPendingInterrupts()) return;
     const { ctx } = this;
     await ctx.deps.persistence.markTerminal((state) => ({

@@ -1,7 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import type { BaseEvent } from '@ag-ui/core';
-import { Observable } from 'rxjs';
 import { A2A_GATEWAY, type A2aGateway } from '../a2a/a2a-gateway';
 import { isTaskGone } from '../a2a/upstream-error';
 import { ActivityTracker } from '../common/activity-tracker';
@@ -29,11 +27,12 @@ import { GuidanceRun } from './guidance-run';
 import { RunExecution } from './run-execution';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from './admitted-run';
-import type { RunFlowControl } from './run-flow-control';
+import { RunDelivery } from './run-delivery';
+import type { RunSink } from './run-flow-control';
 
 /**
- * Admits runs and turns an admitted run into an Observable of AG-UI events. It composes the steps; the
- * steps live in input/, threads/, events/ and RunExecution (CONTRIBUTING.md).
+ * Admits runs and streams an admitted run's AG-UI events into a transport's sink. It composes the
+ * steps; the steps live in input/, threads/, events/ and RunExecution (CONTRIBUTING.md).
  */
 @Injectable()
 export class RunService implements BeforeApplicationShutdown {
@@ -176,72 +175,50 @@ export class RunService implements BeforeApplicationShutdown {
     return [...this.config.allowedCwdRoots, this.config.genericWorkspaceRoot];
   }
 
-  /** The run as an Observable; unsubscribing (client gone) cancels the A2A task unless the run ended. */
   /**
-   * `flow` is the transport's back-pressure: while its buffer is over its high-water mark the run stops
-   * pulling events, so the upstream is not read either (its TCP window closes) instead of the gateway
-   * buffering a slow client's run without bound.
+   * Streams the run into `sink` (an SSE response or a WebSocket, docs/architecture.md#a-run) through the
+   * one run handler, with the sink's back-pressure: while its buffer is over its high-water mark the run
+   * stops pulling events, so the upstream is not read either (its TCP window closes). Returns what the
+   * transport calls when its client leaves: that cancels the A2A task unless the run ended.
    */
-  stream(run: AdmittedRun, flow?: RunFlowControl): Observable<BaseEvent> {
-    return new Observable<BaseEvent>((subscriber) => {
-      // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
-      const endActivity = this.activity.begin();
-      const deps: RunDeps = {
-        gateway: this.gateway,
-        persistence: run.persistence,
-        clock: this.clock,
-        catalogue: this.catalogue,
-        logger: this.logger,
-        validate: (schema, payload) => this.validator.validate(schema, payload),
-        interruptTtlSeconds: this.config.interruptTtlSeconds,
-        cancelTimeoutMs: this.config.cancelTimeoutMs,
-      };
-      const execution = run.props.activeGuidance ? new GuidanceRun(run, deps) : new RunExecution(run, deps);
-      const observed = this.telemetry.startRun(
-        { threadId: run.threadId, runId: run.runId, executionId: run.executionId, face: run.face },
-        run.admittedAtMs,
-      );
-      const hooked = this.hooks.startRun({
-        threadId: run.threadId,
-        runId: run.runId,
-        executionId: run.executionId,
-        rosInvocationId: run.rosInvocationId,
-        face: run.face,
-        startedAtMs: run.admittedAtMs,
-      });
-      const iterator = execution.events();
-      let settle!: () => void;
-      this.openRuns.set(execution, new Promise<void>((resolve) => (settle = resolve)));
-      const pump = async () => {
-        try {
-          // After the client left the run is drained, not dropped: it has stopped its A2A calls (or reads on,
-          // bounded, only to learn the task id it must cancel) and ends through its own teardown.
-          for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-            if (!subscriber.closed) subscriber.next(next.value);
-            observed.event(next.value);
-            // After the client has it; hooks are called, never awaited .
-            hooked.event(next.value);
-            const writable = subscriber.closed ? undefined : flow?.whenWritable();
-            if (writable) await writable;
-          }
-          // Free the slot before the stream ends: the client's next turn may reach another replica at once.
-          await run.persistence.release();
-          subscriber.complete();
-        } catch (error) {
-          subscriber.error(error);
-        } finally {
-          observed.end();
-          hooked.end();
-          void run.persistence.release();
-          this.openRuns.delete(execution);
-          endActivity();
-          settle();
-        }
-      };
-      // Inside the run's span, so the A2A calls' spans and trace headers are its children.
-      void observed.span.activate(pump);
-      return () => execution.disconnect();
+  stream(run: AdmittedRun, sink: RunSink): () => void {
+    // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
+    const endActivity = this.activity.begin();
+    const deps: RunDeps = {
+      gateway: this.gateway,
+      persistence: run.persistence,
+      clock: this.clock,
+      catalogue: this.catalogue,
+      logger: this.logger,
+      validate: (schema, payload) => this.validator.validate(schema, payload),
+      interruptTtlSeconds: this.config.interruptTtlSeconds,
+      cancelTimeoutMs: this.config.cancelTimeoutMs,
+    };
+    const execution = run.props.activeGuidance ? new GuidanceRun(run, deps) : new RunExecution(run, deps);
+    const observed = this.telemetry.startRun(
+      { threadId: run.threadId, runId: run.runId, executionId: run.executionId, face: run.face },
+      run.admittedAtMs,
+    );
+    const hooked = this.hooks.startRun({
+      threadId: run.threadId,
+      runId: run.runId,
+      executionId: run.executionId,
+      rosInvocationId: run.rosInvocationId,
+      face: run.face,
+      startedAtMs: run.admittedAtMs,
     });
+    const delivery = new RunDelivery(execution, sink, [observed, hooked], () => run.persistence.release());
+    const delivered = async () => {
+      try {
+        await delivery.deliver();
+      } finally {
+        this.openRuns.delete(execution);
+        endActivity();
+      }
+    };
+    // Inside the run's span, so the A2A calls' spans and trace headers are its children.
+    this.openRuns.set(execution, observed.span.activate(delivered));
+    return () => delivery.leave();
   }
 
   /**

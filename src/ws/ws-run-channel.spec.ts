@@ -6,9 +6,11 @@ import type { WebSocket } from 'ws';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { MessageCatalogue } from '../i18n/message-catalogue';
+import type { RunSink } from '../runs/run-flow-control';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from '../runs/admitted-run';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
+import { FakeWire } from '../../test/support/fakes/fake-wire';
 import type { WsConnectionContext } from './ws-connection-context';
 import { MAX_QUEUED_WS_INPUTS, WsRunChannel, type WsRunPort } from './ws-run-channel';
 
@@ -37,6 +39,8 @@ class FakeSocket extends EventEmitter {
 /** Each admitted run streams from a Subject the test drives; admission refuses a runId starting "refuse". */
 class ScriptedRuns implements WsRunPort {
   readonly streams = new Map<string, Subject<BaseEvent>>();
+  /** The sink the channel gave each run. */
+  readonly sinks = new Map<string, RunSink>();
   readonly admitted: string[] = [];
   languageOf(body: unknown): 'en' | 'de' {
     return (body as { lang?: string } | undefined)?.lang === 'de' ? 'de' : 'en';
@@ -51,8 +55,15 @@ class ScriptedRuns implements WsRunPort {
     this.streams.set(runId, new Subject<BaseEvent>());
     return Promise.resolve({ runId } as AdmittedRun);
   }
-  stream(run: AdmittedRun): Subject<BaseEvent> {
-    return this.streams.get(run.runId) as Subject<BaseEvent>;
+  /** Forwards the run's Subject into the channel's sink, as RunService's delivery does. */
+  stream(run: AdmittedRun, sink: RunSink): () => void {
+    this.sinks.set(run.runId, sink);
+    const subscription = (this.streams.get(run.runId) as Subject<BaseEvent>).subscribe({
+      next: (value) => sink.write(value),
+      error: (error: unknown) => sink.abort(error),
+      complete: () => sink.end(),
+    });
+    return () => subscription.unsubscribe();
   }
   /** Resolves once `runId` has been admitted and subscribed (checked once per turn of the event loop). */
   async started(runId: string): Promise<Subject<BaseEvent>> {
@@ -72,7 +83,7 @@ const input = (runId: string, lang = 'en') => JSON.stringify({ threadId: 't', ru
 describe('WsRunChannel', () => {
   const open = (context: Partial<WsConnectionContext> = {}) => {
     const socket = new FakeSocket();
-    const wire = { cork: () => socket.log.push('cork'), uncork: () => socket.log.push('uncork') };
+    const wire = new FakeWire(socket.log);
     const runs = new ScriptedRuns();
     new WsRunChannel(
       socket as unknown as WebSocket,
@@ -88,7 +99,7 @@ describe('WsRunChannel', () => {
       },
     );
     const receive = (text: string) => socket.emit('message', Buffer.from(text), false);
-    return { socket, runs, receive };
+    return { socket, runs, receive, wire };
   };
 
   it('lets an input sent while a run streams wait for its terminal event, never interleaving a frame', async () => {
@@ -201,5 +212,52 @@ describe('WsRunChannel', () => {
     expect(socket.events().map((e) => e.type)).toEqual(['RUN_FINISHED', 'RUN_ERROR']);
     expect(socket.closedWith).toBe(1000);
     expect(runs.admitted).toEqual(['run-1']);
+  });
+
+  describe('back-pressure (docs/behaviour/sse.md#back-pressure, the same on /ws)', () => {
+    it("holds the run back while the socket's buffer is over its high-water mark, flushing the turn first, until drain", async () => {
+      const { socket, runs, receive, wire } = open();
+      receive(input('run-1'));
+      const run = await runs.started('run-1');
+      const sink = runs.sinks.get('run-1') as RunSink;
+      expect(sink.whenWritable()).toBeUndefined();
+      run.next(event('TEXT_MESSAGE_CONTENT', 'run-1'));
+      wire.writableNeedDrain = true;
+      const writable = sink.whenWritable();
+      expect(writable).toBeInstanceOf(Promise);
+      // What this turn corked went out before the wait.
+      expect(socket.log).toEqual(['cork', 'send', 'uncork']);
+      let isWritable = false;
+      void writable?.then(() => (isWritable = true));
+      await nextTurn();
+      expect(isWritable).toBe(false);
+      // The turn's own uncork found nothing left to flush.
+      expect(socket.log).toEqual(['cork', 'send', 'uncork']);
+      wire.drain();
+      await writable;
+      expect(wire.listenerCount('drain')).toBe(0);
+      expect(socket.listenerCount('close')).toBe(1);
+    });
+
+    it('ends the wait when a client that stopped reading closes the socket, and leaves its run', async () => {
+      const { socket, runs, receive, wire } = open();
+      receive(input('run-1'));
+      const run = await runs.started('run-1');
+      wire.writableNeedDrain = true;
+      const writable = runs.sinks.get('run-1')?.whenWritable();
+      socket.readyState = 3;
+      socket.emit('close');
+      await writable;
+      expect(run.observed).toBe(false);
+    });
+
+    it('never waits on a socket that is already closed', async () => {
+      const { socket, runs, receive, wire } = open();
+      receive(input('run-1'));
+      await runs.started('run-1');
+      wire.writableNeedDrain = true;
+      socket.readyState = 3;
+      expect(runs.sinks.get('run-1')?.whenWritable()).toBeUndefined();
+    });
   });
 });

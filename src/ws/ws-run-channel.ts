@@ -1,12 +1,12 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { Logger } from '@nestjs/common';
-import type { Observable, Subscription } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
 import { isAguiError } from '../common/agui-error';
 import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
+import { drainedOrClosed, type RunSink } from '../runs/run-flow-control';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from '../runs/admitted-run';
 import { encodeSseFrame } from '../wire/sse-frame';
@@ -37,7 +37,17 @@ export interface WsRunPort {
   languageOf(body: unknown, acceptLanguage: string | undefined): Language;
   toRunRequest(body: JsonBody, origin: RunRequestOrigin): RunRequest;
   admit(request: RunRequest): Promise<AdmittedRun>;
-  stream(run: AdmittedRun): Observable<BaseEvent>;
+  /** Streams the run into the sink; returns what to call when the client leaves. */
+  stream(run: AdmittedRun, sink: RunSink): () => void;
+}
+
+/** The TCP socket under the WebSocket, as the channel uses it: corked per turn, watched for 'drain'. */
+export interface WsWire {
+  cork(): void;
+  uncork(): void;
+  readonly writableNeedDrain: boolean;
+  once(event: string, listener: () => void): unknown;
+  off(event: string, listener: () => void): unknown;
 }
 
 export interface WsRunChannelOptions {
@@ -50,9 +60,10 @@ export interface WsRunChannelOptions {
   /**
    * The TCP socket under the WebSocket (the upgrade request's): corked for the rest of the event-loop turn
    * on the first frame of the turn, so a burst of events leaves in one write() instead of one each
-   * (docs/benchmarks.md, `eventsPerWrite`).
+   * (docs/benchmarks.md, `eventsPerWrite`); and the run's back-pressure: over its high-water mark the run
+   * waits for its 'drain'.
    */
-  readonly wire?: { cork(): void; uncork(): void };
+  readonly wire?: WsWire;
 }
 
 /**
@@ -63,14 +74,16 @@ export interface WsRunChannelOptions {
  * frame of another run is ever interleaved into it; one beyond that is refused with RUN_ERROR THREAD_BUSY
  * (`socketBusy`), sent between runs for the same reason. Admission refusals are
  * one RUN_ERROR frame and the socket stays open; only a frame that is not a JSON object closes it (1003),
- * and a server fault closes it with 1011. A client that closes mid-run unsubscribes, which cancels the A2A
- * task exactly like an SSE disconnect. Created with `new` per connection: it holds that socket's state.
+ * and a server fault closes it with 1011. A client that closes mid-run leaves the run, which cancels the A2A
+ * task exactly like an SSE disconnect; a client that stops reading holds the run back as over SSE. Created
+ * with `new` per connection: it holds that socket's state.
  */
 export class WsRunChannel {
   private readonly heartbeat: NodeJS.Timeout;
   /** A run is being admitted or streamed on this socket. */
   private isRunActive = false;
-  private subscription?: Subscription;
+  /** Leaves the streaming run (its client gone); set while a run streams. */
+  private leaveRun?: () => void;
   /** Inputs received while a run was active, oldest first, each with the language it negotiated. */
   private readonly queued: { body: JsonBody; language: Language }[] = [];
   /** Refusals owed for inputs beyond the queue, per language, sent once the active run has ended. */
@@ -153,25 +166,35 @@ export class WsRunChannel {
   }
 
   private stream(run: AdmittedRun, language: Language): void {
-    let isFinished = false;
-    const subscription = this.runs.stream(run).subscribe({
-      next: (event) => this.send(encodeSseFrame(event)),
-      // RunService turns every failure into a RUN_ERROR event; an error here is a bug.
-      error: (error: unknown) => {
-        isFinished = true;
-        this.fail(error, 'run stream failed', language);
-      },
-      complete: () => {
-        isFinished = true;
-        this.subscription = undefined;
+    const sink: RunSink = {
+      write: (event) => this.send(encodeSseFrame(event)),
+      whenWritable: () => this.whenWritable(),
+      end: () => {
+        this.leaveRun = undefined;
         this.runEnded();
       },
-    });
-    if (isFinished) return;
-    this.subscription = subscription;
-    // The client left while the run was being admitted: subscribing and leaving at once releases the
+      // RunService turns every failure into a RUN_ERROR event; a fault here is a bug.
+      abort: (error) => {
+        this.leaveRun = undefined;
+        this.fail(error, 'run stream failed', language);
+      },
+    };
+    this.leaveRun = this.runs.stream(run, sink);
+    // The client left while the run was being admitted: starting and leaving at once releases the
     // thread and cancels the task, as for a client that leaves mid-run.
     if (this.socket.readyState !== WebSocket.OPEN) this.end();
+  }
+
+  /**
+   * Back-pressure as over SSE: once the socket's buffer is over its high-water mark, the run waits for
+   * 'drain' (or the close of a client that stopped reading), after flushing what this turn corked.
+   */
+  private whenWritable(): Promise<void> | undefined {
+    const wire = this.options.wire;
+    if (!wire?.writableNeedDrain || this.socket.readyState !== WebSocket.OPEN) return undefined;
+    this.uncorkWire();
+    if (!wire.writableNeedDrain) return undefined;
+    return drainedOrClosed(wire, this.socket);
   }
 
   /** One frame per event; a large one as a text frame plus continuation frames, each under 32 KB. */
@@ -190,10 +213,13 @@ export class WsRunChannel {
     if (!wire || this.isWireCorked) return;
     this.isWireCorked = true;
     wire.cork();
-    setImmediate(() => {
-      this.isWireCorked = false;
-      wire.uncork();
-    });
+    setImmediate(() => this.uncorkWire());
+  }
+
+  private uncorkWire(): void {
+    if (!this.isWireCorked) return;
+    this.isWireCorked = false;
+    this.options.wire?.uncork();
   }
 
   private sendError(code: ErrorCode, key: MessageKey, language: Language): void {
@@ -234,9 +260,9 @@ export class WsRunChannel {
     clearInterval(this.heartbeat);
     this.queued.length = 0;
     this.refusalsDue.clear();
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    subscription?.unsubscribe();
+    const leave = this.leaveRun;
+    this.leaveRun = undefined;
+    leave?.();
   }
 
   private fallbackLanguage(): Language {

@@ -2,9 +2,12 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import { FLOOD_DELTA_COUNT } from '../../src/demo-kernel/faults/failure-scripts';
 import { RunMetrics } from '../../src/metrics/run-metrics';
+import type { RunSink } from '../../src/runs/run-flow-control';
+import { RunService } from '../../src/runs/run.service';
 import { runInput } from '../support/run-input';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { WsRunClient } from '../support/ws-client';
 
 /**
  * A client that stops reading must not make the gateway buffer the whole run: the run stops
@@ -72,4 +75,41 @@ describe('back-pressure from a slow SSE client', () => {
     );
     expect(text).toContain('"type":"RUN_FINISHED"');
   }, 60_000);
+
+  /**
+   * A /ws client gets the same (docs/behaviour/sse.md#back-pressure). Seen from inside: the run's sink is
+   * wrapped to tell when the run first waits for its socket to drain, and how many deltas it handed out.
+   */
+  it('holds a /ws run back the same way: it waits for drain while the client does not read, then delivers every event', async () => {
+    const runs = gateway.app.get(RunService);
+    const original = runs.stream;
+    const stream = original.bind(runs);
+    const before = await contentEvents();
+    const waited = new Promise<number>((resolve) => {
+      runs.stream = (run, sink) =>
+        stream(run, {
+          write: (event) => sink.write(event),
+          whenWritable: () => {
+            const writable = sink.whenWritable();
+            if (writable) void contentEvents().then((count) => resolve(count - before));
+            return writable;
+          },
+          end: () => sink.end(),
+          abort: (error) => sink.abort(error),
+        } satisfies RunSink);
+    });
+    const client = await WsRunClient.open(gateway.url);
+    try {
+      client.socket.pause();
+      client.send(runInput({ threadId: 'ws-flood-1', text: 'flood' }));
+      expect(await waited).toBeLessThan(FLOOD_DELTA_COUNT);
+      client.socket.resume();
+      const events = await client.nextRun(60_000);
+      expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toHaveLength(FLOOD_DELTA_COUNT);
+      expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    } finally {
+      runs.stream = original;
+      client.socket.terminate();
+    }
+  }, 90_000);
 });

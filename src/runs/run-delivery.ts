@@ -1,0 +1,71 @@
+import type { BaseEvent } from '@ag-ui/core';
+import type { RunSink } from './run-flow-control';
+
+/** What RunDelivery drives: a run's events, and how to tell it its client left. */
+export interface DeliveredRun {
+  events(): AsyncIterator<BaseEvent>;
+  disconnect(): void;
+}
+
+/** Sees each event once it is handed to the client, and the end of the run (metrics, spans, hooks). */
+export interface RunObserver {
+  event(event: BaseEvent): void;
+  end(): void;
+}
+
+/**
+ * The one run handler of both transports (SSE and /ws): pulls the run's events into its sink, one at a
+ * time, and stops pulling while the sink is over its high-water mark, so a slow client holds the upstream
+ * read back instead of the gateway buffering its run without bound. Transport state stays in the sink, run
+ * state in the run; this joins them and nothing else.
+ */
+export class RunDelivery {
+  private hasLeft = false;
+  private onLeft?: () => void;
+  /** Settles when the client leaves: a wait for a buffer that will never drain ends then. */
+  private readonly left = new Promise<void>((resolve) => (this.onLeft = resolve));
+
+  constructor(
+    private readonly run: DeliveredRun,
+    private readonly sink: RunSink,
+    private readonly observers: readonly RunObserver[],
+    /** Frees the thread's slot; idempotent, never rejects. */
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  /**
+   * Delivers every event, then ends the sink; settles once the run is over, never rejects. After the
+   * client left the run is drained, not dropped: it has stopped its A2A calls (or reads on, bounded, only
+   * to learn the task id it must cancel) and ends through its own teardown.
+   */
+  async deliver(): Promise<void> {
+    const { sink, observers } = this;
+    const events = this.run.events();
+    try {
+      for (let next = await events.next(); !next.done; next = await events.next()) {
+        if (!this.hasLeft) sink.write(next.value);
+        // After the client has it; hooks are called, never awaited.
+        for (const observer of observers) observer.event(next.value);
+        const writable = this.hasLeft ? undefined : sink.whenWritable();
+        if (writable) await Promise.race([writable, this.left]);
+      }
+      // Free the slot before the stream ends: the client's next turn may reach another replica at once.
+      await this.release();
+      if (!this.hasLeft) sink.end();
+    } catch (error) {
+      if (!this.hasLeft) sink.abort(error);
+      this.leave();
+    } finally {
+      for (const observer of observers) observer.end();
+      void this.release();
+    }
+  }
+
+  /** The client left (the transport says so): nothing more is written, and the run is told. Idempotent. */
+  leave(): void {
+    if (this.hasLeft) return;
+    this.hasLeft = true;
+    this.onLeft?.();
+    this.run.disconnect();
+  }
+}

@@ -1,0 +1,357 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { Logger } from '@nestjs/common';
+import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../demo-kernel/kernel-frames';
+import { inputRequiredFrame, permissionInput } from '../demo-kernel/kernel-inputs';
+import { shellPermissionSpec } from '../demo-kernel/interrupt-scripts';
+import { MessageCatalogue } from '../i18n/message-catalogue';
+import { ThreadRegistry } from '../threads/thread-registry';
+import { ThreadRunState } from '../threads/thread-run-state';
+import type { ThreadState } from '../threads/thread-state';
+import { DrivenA2aGateway } from '../../test/support/fakes/driven-a2a-gateway';
+import { FakeClock } from '../../test/support/fakes/fake-clock';
+import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
+import { RecordingSink } from '../../test/support/fakes/recording-sink';
+import { threadStateFixture } from '../../test/support/thread-state-fixture';
+import { expectConformantEvents } from '../../test/support/agui-conformance';
+import { parseRunAgentInput } from '../run-input/parse-run-input';
+import { RunDelivery } from './run-delivery';
+import { RunExecution } from './run-execution';
+import type { AdmittedRun } from './admitted-run';
+
+const THREAD = 'thread-1';
+const CANCEL_TIMEOUT_MS = 5000;
+const logger = new Logger('RunExecutionSpec');
+
+/** A thread as admission leaves it for a new turn: a fresh execution, no task bound yet. */
+function freshThread(): ThreadState {
+  const state = threadStateFixture();
+  return { ...state, iacCodeSessionId: null, execution: { ...state.execution, taskId: null } };
+}
+
+const ids = (contextId: string) => ({ taskId: 'task-1', contextId, sessionId: 'session-1' });
+
+/**
+ * One run of RunExecution through the run handler into a recording sink, over a real ThreadRegistry and
+ * ThreadRunState on the in-memory store; the kernel is a DrivenA2aGateway the test feeds frame by frame.
+ */
+async function startRun(
+  options: {
+    runId?: string;
+    resume?: unknown[];
+    store?: InMemoryThreadStore;
+    registry?: ThreadRegistry;
+    gateway?: DrivenA2aGateway;
+  } = {},
+) {
+  const runId = options.runId ?? 'run-1';
+  const store = options.store ?? new InMemoryThreadStore();
+  if (!options.store) await store.save(freshThread());
+  const registry = options.registry ?? new ThreadRegistry(store, null, null, { threadCacheSize: 8 });
+  const gateway = options.gateway ?? new DrivenA2aGateway();
+  let admitted!: ThreadState;
+  await registry.withLock(THREAD, async () => {
+    admitted = (await registry.load(THREAD)) as ThreadState;
+    await registry.commitAndClaim(admitted, runId);
+  });
+  const body = {
+    threadId: THREAD,
+    runId,
+    messages: [{ id: `m-${runId}`, role: 'user', content: 'hello' }],
+    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/work/ws' } },
+    ...(options.resume ? { resume: options.resume } : {}),
+  };
+  const input = parseRunAgentInput(body);
+  const persistence = new ThreadRunState(registry, admitted, runId, logger);
+  const run: AdmittedRun = {
+    input,
+    props: input.forwardedProps.iacCode,
+    rawBody: JSON.stringify(body),
+    language: 'en',
+    threadId: THREAD,
+    runId,
+    admittedRunId: runId,
+    executionId: admitted.execution.executionId,
+    contextId: admitted.contextId,
+    rosInvocationId: 'invocation-1',
+    cwd: '/work/ws',
+    persistence,
+    face: 'iac-code',
+    admittedAtMs: 0,
+  };
+  const execution = new RunExecution(run, {
+    gateway,
+    persistence,
+    clock: new FakeClock(),
+    catalogue: new MessageCatalogue(),
+    logger,
+    validate: () => true,
+    interruptTtlSeconds: 0,
+    cancelTimeoutMs: CANCEL_TIMEOUT_MS,
+  });
+  const sink = new RecordingSink();
+  const delivery = new RunDelivery(execution, sink, [], () => persistence.release());
+  const delivered = delivery.deliver();
+  const stored = async () => (await store.load(THREAD)) as ThreadState;
+  const isBusy = () =>
+    registry.withLock(THREAD, async () => (await registry.load(THREAD), registry.isBusy(THREAD)));
+  return { store, registry, gateway, sink, delivery, delivered, execution, stored, isBusy, admitted };
+}
+
+/** A run of thread-1 that ended at a permission interrupt; returns its store and the interrupt's id. */
+async function parkedAtInterrupt() {
+  const first = await startRun();
+  const stream = await first.gateway.stream();
+  const permission = permissionInput(ids(first.admitted.contextId), shellPermissionSpec('tool-1'));
+  stream.push(statusFrame(ids(first.admitted.contextId), 'TASK_STATE_WORKING'));
+  stream.push(inputRequiredFrame(ids(first.admitted.contextId), { input: permission }));
+  stream.end();
+  await first.delivered;
+  return { ...first, permission, interruptId: String(permission.inputId) };
+}
+
+const last = (events: BaseEvent[]) => events.at(-1) as BaseEvent & Record<string, unknown>;
+
+describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
+  it('streams a normal turn to RUN_FINISHED, makes the execution terminal and frees the thread', async () => {
+    const { gateway, sink, delivered, stored, isBusy, admitted } = await startRun();
+    const stream = await gateway.stream();
+    stream.push(
+      statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'),
+      textDeltaFrame(ids(admitted.contextId), 'Hello'),
+      ...endOfTurnFrames(ids(admitted.contextId), 'Hello'),
+    );
+    stream.end();
+    await delivered;
+    expect(sink.isEnded).toBe(true);
+    await expectConformantEvents(sink.events);
+    expect(last(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect((await stored()).terminalExecutionIds).toContain(admitted.execution.executionId);
+    expect(await isBusy()).toBe(false);
+    expect(gateway.cancelledTaskIds).toEqual([]);
+  });
+
+  it('reads on after a client that left before the task id, cancels the task once a frame names it, and frees the thread before CancelTask answers (docs/behaviour/cancel.md#client-disconnect)', async () => {
+    const { gateway, sink, delivery, delivered, stored, isBusy, admitted, execution } = await startRun();
+    const answerCancels = gateway.holdCancels();
+    const stream = await gateway.stream();
+    await sink.written(1);
+    delivery.leave();
+    expect(execution.currentPhase).toBe('reading-to-cancel');
+    expect(stream.isAborted).toBe(false);
+    expect(gateway.cancelledTaskIds).toEqual([]);
+
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    await delivered;
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect(stream.isAborted).toBe(true);
+    // Written before the cancel's answer: the thread is free and its execution terminal already.
+    expect(await isBusy()).toBe(false);
+    const state = await stored();
+    expect(state.terminalExecutionIds).toContain(admitted.execution.executionId);
+    expect(state.execution.lastTaskId).toBe('task-1');
+    // Nothing goes to a client that left: only what was written before it did.
+    expect(sink.types()).toEqual(['RUN_STARTED']);
+    expect(sink.isEnded).toBe(false);
+    answerCancels();
+  });
+
+  it('stops reading after the cancel timeout when the kernel names no task, and frees the thread (docs/behaviour/cancel.md#client-disconnect)', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { gateway, sink, delivery, delivered, isBusy, execution } = await startRun();
+      const stream = await gateway.stream();
+      await sink.written(1);
+      delivery.leave();
+      jest.advanceTimersByTime(CANCEL_TIMEOUT_MS - 1);
+      expect(stream.isAborted).toBe(false);
+      jest.advanceTimersByTime(1);
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      expect(execution.currentPhase).toBe('ended');
+      expect(gateway.cancelledTaskIds).toEqual([]);
+      expect(await isBusy()).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('cancels the task of a client that leaves after the task id and frees the thread at once (docs/behaviour/cancel.md#client-disconnect)', async () => {
+    const { gateway, sink, delivery, delivered, isBusy, admitted, execution } = await startRun();
+    gateway.holdCancels();
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
+    await sink.written(3);
+    delivery.leave();
+    expect(execution.currentPhase).toBe('ended');
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect(stream.isAborted).toBe(true);
+    await delivered;
+    expect(await isBusy()).toBe(false);
+    expect(sink.isEnded).toBe(false);
+    expect(sink.types()).not.toContain('RUN_ERROR');
+  });
+
+  it('ends with RUN_ERROR CANCELLED and every span closed when the cancel route cancels it mid-stream (docs/behaviour/cancel.md#cancel-route)', async () => {
+    const { gateway, sink, registry, delivered, admitted, stored } = await startRun();
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
+    await sink.written(4);
+    registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+    await delivered;
+    expect(stream.isAborted).toBe(true);
+    await expectConformantEvents(sink.events);
+    expect(sink.types().slice(-2)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
+    expect(last(sink.events)).toMatchObject({ code: 'CANCELLED' });
+    // The cancel extension cancels the task itself; the run only stops reading.
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    expect((await stored()).terminalExecutionIds).toContain(admitted.execution.executionId);
+  });
+
+  it('ends at an interrupt with the interrupt durable, and a later disconnect cancels nothing (docs/behaviour/interrupts.md#from-input-required-to-interrupts)', async () => {
+    const { gateway, sink, delivery, stored, isBusy, interruptId, execution } = await parkedAtInterrupt();
+    await expectConformantEvents(sink.events);
+    expect(last(sink.events)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'interrupt', interrupts: [expect.objectContaining({ id: interruptId })] },
+    });
+    expect(execution.currentPhase).toBe('interrupted');
+    const state = await stored();
+    expect(Object.keys(state.execution.pending)).toEqual([interruptId]);
+    expect(state.execution.taskId).toBe('task-1');
+    delivery.leave();
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    expect((await stored()).execution.pending).toEqual(state.execution.pending);
+    expect(await isBusy()).toBe(false);
+  });
+
+  it('ends with STATE_PERSISTENCE_FAILED and cancels the task when the interrupt cannot be made durable (docs/behaviour/state.md#persist-before-announce)', async () => {
+    const { gateway, sink, store, delivered, admitted, stored } = await startRun();
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    await sink.written(2);
+    store.failNextSaves(1);
+    const permission = permissionInput(ids(admitted.contextId), shellPermissionSpec('tool-1'));
+    stream.push(inputRequiredFrame(ids(admitted.contextId), { input: permission }));
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_PERSISTENCE_FAILED' });
+    expect(sink.types()).not.toContain('RUN_FINISHED');
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('ends with RUN_ERROR A2A_UNAVAILABLE, the open text closed first and the task cancelled, when the kernel stream fails (docs/behaviour/events.md#run-lifecycle)', async () => {
+    const { gateway, sink, delivered, admitted, isBusy } = await startRun();
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
+    await sink.written(4);
+    // What the SDK gateway throws when the upstream goes silent past its idle deadline, or drops the socket.
+    stream.fail(new TypeError('terminated'));
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(sink.types().slice(-2)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
+    expect(last(sink.events)).toMatchObject({ code: 'A2A_UNAVAILABLE' });
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect(await isBusy()).toBe(false);
+  });
+
+  it('cancels the task and ends with RUN_ERROR CANCELLED when the drain time (IAC_CODE_AGUI_DRAIN_SECONDS) is over at shutdown', async () => {
+    const { gateway, sink, delivered, admitted, execution } = await startRun();
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    await sink.written(2);
+    execution.shutdown();
+    execution.shutdown();
+    await delivered;
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    await expectConformantEvents(sink.events);
+    expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+  });
+
+  it('stops reading at shutdown before the task id, with nothing to cancel', async () => {
+    const { gateway, sink, delivered, execution } = await startRun();
+    const stream = await gateway.stream();
+    await sink.written(1);
+    execution.shutdown();
+    await delivered;
+    expect(stream.isAborted).toBe(true);
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+  });
+
+  describe('a resume', () => {
+    /** Run 2 answers the interrupt of run 1; GetTask shows the task still waiting for it. */
+    async function resuming() {
+      const parked = await parkedAtInterrupt();
+      const contextId = parked.admitted.contextId;
+      parked.gateway.taskSnapshot = {
+        task: {
+          id: 'task-1',
+          contextId,
+          status: { state: 'TASK_STATE_INPUT_REQUIRED' },
+          metadata: { iac_code: { iacCodeSessionId: 'session-1', input: parked.permission } },
+        },
+      };
+      const resume = [
+        { interruptId: parked.interruptId, status: 'resolved', payload: { decision: 'allow_once' } },
+      ];
+      const second = await startRun({
+        runId: 'run-2',
+        resume,
+        store: parked.store,
+        registry: parked.registry,
+        gateway: parked.gateway,
+      });
+      return { ...second, contextId, interruptId: parked.interruptId };
+    }
+
+    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
+      const { gateway, sink, registry, delivered, admitted, contextId, stored } = await resuming();
+      const stream = await gateway.stream(1);
+      stream.push(statusFrame(ids(contextId), 'TASK_STATE_WORKING'));
+      stream.push(textDeltaFrame(ids(contextId), 'Running it'));
+      await sink.written(3);
+      // The answer was accepted with the first frame: it is recorded, no longer pending.
+      expect((await stored()).execution.pending).toEqual({});
+      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      await expectConformantEvents(sink.events);
+      expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+    });
+
+    it('keeps the interrupt and cancels nothing when its client leaves before the answer is accepted (docs/behaviour/cancel.md#client-disconnect)', async () => {
+      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } = await resuming();
+      const stream = await gateway.stream(1);
+      delivery.leave();
+      expect(execution.currentPhase).toBe('left');
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      expect(gateway.cancelledTaskIds).toEqual([]);
+      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
+      expect(await isBusy()).toBe(false);
+    });
+  });
+
+  it('keeps RUN_FINISHED(interrupt) as the one terminal event when a cancel arrives while it is being delivered (docs/behaviour/events.md#run-lifecycle)', async () => {
+    const { gateway, sink, registry, delivered, admitted } = await startRun();
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    await sink.written(2);
+    // The client is slow: the run waits after RUN_FINISHED(interrupt) for the buffer to drain.
+    sink.fill();
+    const permission = permissionInput(ids(admitted.contextId), shellPermissionSpec('tool-1'));
+    stream.push(inputRequiredFrame(ids(admitted.contextId), { input: permission }));
+    while (last(sink.events).type !== 'RUN_FINISHED') await sink.written(sink.events.length + 1);
+    registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+    sink.drain();
+    await delivered;
+    expect(sink.types().filter((type) => type === 'RUN_FINISHED' || type === 'RUN_ERROR')).toEqual([
+      'RUN_FINISHED',
+    ]);
+    await expectConformantEvents(sink.events);
+  });
+});

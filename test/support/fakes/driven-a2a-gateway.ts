@@ -1,0 +1,107 @@
+import type { A2aFrame, A2aOutgoingMessage } from '../../../src/wire/a2a-wire';
+import { ScriptedA2aGateway } from './scripted-a2a-gateway';
+
+/**
+ * One upstream stream a test drives frame by frame: `push`, `end`, `fail`. Like the SDK gateway it honours
+ * the run's abort signal: a read waiting for a frame rejects with an AbortError once the run aborts.
+ */
+export class FrameStream implements AsyncIterable<A2aFrame> {
+  private readonly frames: A2aFrame[] = [];
+  private ending?: { error?: unknown };
+  private wake?: () => void;
+  /** Frames the reader has taken so far. */
+  taken = 0;
+
+  constructor(private readonly signal?: AbortSignal) {
+    signal?.addEventListener('abort', () => this.wake?.(), { once: true });
+  }
+
+  get isAborted(): boolean {
+    return this.signal?.aborted === true;
+  }
+
+  push(...frames: A2aFrame[]): void {
+    this.frames.push(...frames);
+    this.wake?.();
+  }
+
+  end(): void {
+    this.ending = {};
+    this.wake?.();
+  }
+
+  fail(error: unknown): void {
+    this.ending = { error };
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<A2aFrame> {
+    for (;;) {
+      if (this.signal?.aborted) throw new DOMException('This operation was aborted', 'AbortError');
+      const frame = this.frames.shift();
+      if (frame) {
+        this.taken++;
+        yield frame;
+        continue;
+      }
+      if (this.ending?.error !== undefined) throw this.ending.error;
+      if (this.ending) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
+
+/**
+ * A ScriptedA2aGateway whose SendStreamingMessage and SubscribeToTask streams the test drives (each call
+ * opens a FrameStream, in `streams`), whose CancelTask can be held open (`holdCancels`), and whose GetTask
+ * answers `taskSnapshot`.
+ */
+export class DrivenA2aGateway extends ScriptedA2aGateway {
+  readonly streams: FrameStream[] = [];
+  taskSnapshot?: A2aFrame;
+  private heldCancel?: Promise<void>;
+  private releaseCancels?: () => void;
+  private opened?: () => void;
+
+  override async *sendStreamingMessage(
+    message: A2aOutgoingMessage,
+    signal?: AbortSignal,
+  ): AsyncIterable<A2aFrame> {
+    this.sentMessages.push(message);
+    yield* this.open(signal);
+  }
+
+  /** `(taskId, signal)`, as A2aGateway declares it. */
+  override async *subscribeToTask(...args: unknown[]): AsyncIterable<A2aFrame> {
+    yield* this.open(args[1] as AbortSignal | undefined);
+  }
+
+  override async getTask(taskId: string): Promise<A2aFrame> {
+    return this.taskSnapshot ?? super.getTask(taskId);
+  }
+
+  /** CancelTask calls are recorded at once but answer only after `releaseCancels()`. */
+  holdCancels(): () => void {
+    this.heldCancel = new Promise<void>((resolve) => (this.releaseCancels = resolve));
+    return () => this.releaseCancels?.();
+  }
+
+  override async cancelTask(taskId: string): Promise<void> {
+    const answered = super.cancelTask(taskId);
+    await this.heldCancel;
+    return answered;
+  }
+
+  /** The stream of the `index`th streaming call, once it is open. */
+  async stream(index = 0): Promise<FrameStream> {
+    while (this.streams.length <= index) await new Promise<void>((resolve) => (this.opened = resolve));
+    return this.streams[index];
+  }
+
+  private open(signal?: AbortSignal): FrameStream {
+    const stream = new FrameStream(signal);
+    this.streams.push(stream);
+    this.opened?.();
+    return stream;
+  }
+}
