@@ -1,4 +1,5 @@
 import {
+  type AgentCard,
   CancelTaskRequest,
   GetTaskRequest,
   SendMessageRequest,
@@ -7,7 +8,6 @@ import {
   SubscribeToTaskRequest,
   Task,
 } from '@a2a-js/sdk';
-import { type AgentCard } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
@@ -107,17 +107,10 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
       message,
       configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
     });
+    const params = SendMessageRequest.toJSON(withTenant(request, kernel));
     yield* this.observer.stream('SendStreamingMessage', (serviceParameters) =>
       kernel.streaming
-        ? this.stream(
-            kernel,
-            'SendStreamingMessage',
-            SendMessageRequest.toJSON(withTenant(request, kernel)),
-            {
-              serviceParameters,
-              signal,
-            },
-          )
+        ? this.stream(kernel, 'SendStreamingMessage', params, { serviceParameters, signal })
         : toFrames(kernel.client.sendMessageStream(request, { signal, serviceParameters }), signal),
     );
   }
@@ -125,12 +118,11 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   async *subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame> {
     signal.throwIfAborted();
     const kernel = await untilAborted(this.kernel(), signal);
-    const request = SubscribeToTaskRequest.fromJSON({ id: taskId });
+    const params = SubscribeToTaskRequest.toJSON(
+      withTenant(SubscribeToTaskRequest.fromJSON({ id: taskId }), kernel),
+    );
     yield* this.observer.stream('SubscribeToTask', (serviceParameters) =>
-      this.stream(kernel, 'SubscribeToTask', SubscribeToTaskRequest.toJSON(withTenant(request, kernel)), {
-        serviceParameters,
-        signal,
-      }),
+      this.stream(kernel, 'SubscribeToTask', params, { serviceParameters, signal }),
     );
   }
 
@@ -267,8 +259,9 @@ export function withTenant<T extends { tenant: string }>(
 }
 
 /**
- * SDK stream items as wire JSON (only for a card without the streaming capability). The SDK cancels the response body when this generator is returned or
- * the signal aborts (docs/behaviour/a2a.md#sdk-notes), so an abandoned run does not hold the connection.
+ * SDK stream items as wire JSON, for a card without the streaming capability. The SDK cancels the response
+ * body when this generator is returned or the signal aborts (docs/behaviour/a2a.md#sdk-notes), so an
+ * abandoned run does not hold the connection.
  * Frames already buffered when the signal aborts are not handed out: an aborted run must see no more.
  */
 async function* toFrames(items: AsyncIterable<StreamResponse>, signal: AbortSignal): AsyncIterable<A2aFrame> {
