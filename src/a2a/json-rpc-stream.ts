@@ -81,8 +81,9 @@ export async function* streamJsonRpc(
         parser.feed(text);
         endsWithLineFeed = text.charCodeAt(text.length - 1) === LINE_FEED;
       }
-      // The SDK hands out an event whose last line ended, even without the blank line after it.
-      if (done && endsWithLineFeed) parser.feed('\n');
+      // The SDK hands out an event whose last line ended, even without the blank line after it. (A parser
+      // stopped by the size bound must not be fed again: it would throw its own error instead.)
+      if (done && endsWithLineFeed && failure === undefined) parser.feed('\n');
       for (const frame of frames) {
         call.signal.throwIfAborted();
         yield frame;
