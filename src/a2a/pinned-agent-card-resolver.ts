@@ -18,12 +18,9 @@ export class PinnedAgentCardResolver implements AgentCardResolver {
     this.inner = new DefaultAgentCardResolver({ fetchImpl: timedFetch });
   }
 
+  /** The card already normalised, so it has no `normalizeAgentCard`: the factory takes it as it is. */
   async resolve(baseUrl: string, path?: string): Promise<AgentCard> {
     return pinJsonRpcInterface(await this.inner.resolve(baseUrl, path), baseUrl);
-  }
-
-  normalizeAgentCard(card: unknown): AgentCard {
-    return this.inner.normalizeAgentCard(card);
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  type AgentCard,
   CancelTaskRequest,
   GetTaskRequest,
   SendMessageRequest,
@@ -14,6 +15,7 @@ import type { A2aCallObserver } from '../metrics/a2a-call-observer';
 import { ErrorCode } from '../common/error-code';
 import type { A2aGateway } from './a2a-gateway';
 import type { A2aFrame, A2aOutgoingMessage } from '../wire/a2a-wire';
+import { streamJsonRpc } from './json-rpc-stream';
 import { PinnedAgentCardResolver } from './pinned-agent-card-resolver';
 import { failingOnHttpErrors } from './upstream-error';
 import { createUpstreamFetch, type UpstreamFetch } from './upstream-fetch';
@@ -50,14 +52,33 @@ const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** docs/behaviour/a2a.md#transport: the adapter only accepts text output modes. */
 const ACCEPTED_OUTPUT_MODES = ['text/plain'];
 
-/** The A2A 1.0 JSON-RPC client of the gateway, over `@a2a-js/sdk/client` (docs/behaviour/a2a.md#sdk-notes). */
+/** The SDK client and what the streaming calls read from the card it was made from. */
+interface KernelClient {
+  readonly client: Client;
+  /** The card's JSON-RPC interface, where the SDK's transport posts. */
+  readonly endpoint: string;
+  /** The interface's tenant, which the SDK puts on every request when it is not empty. */
+  readonly tenant: string;
+  /** Without the capability the SDK falls back to `SendMessage`; the gateway then lets it. */
+  readonly streaming: boolean;
+}
+
+/**
+ * The A2A 1.0 JSON-RPC client of the gateway, over `@a2a-js/sdk/client` (docs/behaviour/a2a.md#sdk-notes)
+ * for the agent card and the unary calls. The two streaming calls send the SDK's request and read its
+ * answer with a reader of their own (`streamJsonRpc`), which hands on the same frames and errors at a
+ * fraction of the cost per frame (docs/benchmarks.md).
+ */
 export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   private readonly logger = new Logger(SdkA2aGateway.name);
   private readonly baseUrl: string;
   private readonly upstreamFetch: UpstreamFetch;
+  /** The fetch of every JSON-RPC call: a non-2xx answer fails as UpstreamHttpError. */
+  private readonly rpcFetch: typeof fetch;
   private readonly resolver: PinnedAgentCardResolver;
   private readonly factory: ClientFactory;
-  private clientPromise?: Promise<Client>;
+  private kernelPromise?: Promise<KernelClient>;
+  private nextStreamRequestId = 1;
   private readonly observer: Pick<A2aCallObserver, 'call' | 'stream'>;
 
   constructor(private readonly options: SdkA2aGatewayOptions) {
@@ -71,8 +92,9 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
       this.upstreamFetch.fetch,
       options.cardTimeoutMs ?? DEFAULT_CARD_TIMEOUT_MS,
     );
+    this.rpcFetch = failingOnHttpErrors(this.upstreamFetch.fetch);
     this.factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl: failingOnHttpErrors(this.upstreamFetch.fetch) })],
+      transports: [new JsonRpcTransportFactory({ fetchImpl: this.rpcFetch })],
       preferredTransports: ['JSONRPC'],
       cardResolver: this.resolver,
       clientConfig: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
@@ -81,22 +103,27 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
 
   async *sendStreamingMessage(message: A2aOutgoingMessage, signal: AbortSignal): AsyncIterable<A2aFrame> {
     signal.throwIfAborted();
-    const client = await untilAborted(this.client(), signal);
+    const kernel = await untilAborted(this.kernel(), signal);
     const request = SendMessageRequest.fromJSON({
       message,
       configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
     });
+    const params = SendMessageRequest.toJSON(withTenant(request, kernel));
     yield* this.observer.stream('SendStreamingMessage', (serviceParameters) =>
-      toFrames(client.sendMessageStream(request, { signal, serviceParameters }), signal),
+      kernel.streaming
+        ? this.stream(kernel, 'SendStreamingMessage', params, { serviceParameters, signal })
+        : toFrames(kernel.client.sendMessageStream(request, { signal, serviceParameters }), signal),
     );
   }
 
   async *subscribeToTask(taskId: string, signal: AbortSignal): AsyncIterable<A2aFrame> {
     signal.throwIfAborted();
-    const client = await untilAborted(this.client(), signal);
-    const request = SubscribeToTaskRequest.fromJSON({ id: taskId });
+    const kernel = await untilAborted(this.kernel(), signal);
+    const params = SubscribeToTaskRequest.toJSON(
+      withTenant(SubscribeToTaskRequest.fromJSON({ id: taskId }), kernel),
+    );
     yield* this.observer.stream('SubscribeToTask', (serviceParameters) =>
-      toFrames(client.resubscribeTask(request, { signal, serviceParameters }), signal),
+      this.stream(kernel, 'SubscribeToTask', params, { serviceParameters, signal }),
     );
   }
 
@@ -108,7 +135,7 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   async cancelTask(taskId: string): Promise<void> {
     const signal = AbortSignal.timeout(this.options.cancelTimeoutMs);
     try {
-      const client = await untilAborted(this.client(), signal);
+      const { client } = await untilAborted(this.kernel(), signal);
       await this.observer.call('CancelTask', (serviceParameters) =>
         client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), { signal, serviceParameters }),
       );
@@ -123,7 +150,7 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     historyLength = DEFAULT_HISTORY_LENGTH,
     signal?: AbortSignal,
   ): Promise<A2aFrame> {
-    const client = await this.client();
+    const { client } = await this.kernel();
     const task = await this.observer.call('GetTask', (serviceParameters) =>
       client.getTask(GetTaskRequest.fromJSON({ id: taskId, historyLength }), { signal, serviceParameters }),
     );
@@ -131,7 +158,7 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   }
 
   async sendMessage(message: A2aOutgoingMessage): Promise<A2aFrame> {
-    const client = await this.client();
+    const { client } = await this.kernel();
     const request = SendMessageRequest.fromJSON({
       message,
       configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
@@ -187,19 +214,55 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     await this.upstreamFetch.close();
   }
 
-  /** Created on first use, and again after a failure: a managed or external kernel may come up later. */
-  private client(): Promise<Client> {
-    this.clientPromise ??= this.factory.createFromUrl(this.baseUrl).catch((error: unknown) => {
-      this.clientPromise = undefined;
-      throw error;
-    });
-    return this.clientPromise;
+  private stream(
+    kernel: KernelClient,
+    method: 'SendStreamingMessage' | 'SubscribeToTask',
+    params: unknown,
+    options: { serviceParameters: Record<string, string>; signal: AbortSignal },
+  ): AsyncIterable<A2aFrame> {
+    const id = this.nextStreamRequestId++;
+    return streamJsonRpc(this.rpcFetch, { endpoint: kernel.endpoint, method, params, id, ...options });
+  }
+
+  /**
+   * Created on first use, and again after a failure: a managed or external kernel may come up later.
+   * The same as the SDK's `createFromUrl`, keeping the card for the streaming calls.
+   */
+  private kernel(): Promise<KernelClient> {
+    this.kernelPromise ??= this.resolver
+      .resolve(this.baseUrl)
+      .then(async (card) => kernelClientOf(card, await this.factory.createFromAgentCard(card)))
+      .catch((error: unknown) => {
+        this.kernelPromise = undefined;
+        throw error;
+      });
+    return this.kernelPromise;
   }
 }
 
+function kernelClientOf(card: AgentCard, client: Client): KernelClient {
+  // The resolver pins exactly one JSON-RPC interface, which the factory then selects.
+  const [jsonRpc] = card.supportedInterfaces;
+  return {
+    client,
+    endpoint: jsonRpc.url,
+    tenant: jsonRpc.tenant,
+    streaming: card.capabilities?.streaming === true,
+  };
+}
+
+/** The SDK's TenantTransportDecorator: a non-empty interface tenant fills an empty request tenant. */
+export function withTenant<T extends { tenant: string }>(
+  request: T,
+  kernel: Pick<KernelClient, 'tenant'>,
+): T {
+  return kernel.tenant ? { ...request, tenant: request.tenant || kernel.tenant } : request;
+}
+
 /**
- * SDK stream items as wire JSON. The SDK cancels the response body when this generator is returned or
- * the signal aborts (docs/behaviour/a2a.md#sdk-notes), so an abandoned run does not hold the connection.
+ * SDK stream items as wire JSON, for a card without the streaming capability. The SDK cancels the response
+ * body when this generator is returned or the signal aborts (docs/behaviour/a2a.md#sdk-notes), so an
+ * abandoned run does not hold the connection.
  * Frames already buffered when the signal aborts are not handed out: an aborted run must see no more.
  */
 async function* toFrames(items: AsyncIterable<StreamResponse>, signal: AbortSignal): AsyncIterable<A2aFrame> {

@@ -2,7 +2,7 @@ import type { BaseEvent, TokenUsage } from '@ag-ui/core';
 import type { A2aFrame } from '../wire/a2a-wire';
 import type { MapContext, RunMappingState } from './map-context';
 import { mapArtifact } from './map-artifact';
-import { mapPipelineFrame } from './map-pipeline';
+import { mapPipelineFrame, pushAll } from './map-pipeline';
 import { mapPipelineRecovery } from './map-pipeline-recovery';
 import { mapReasoning } from './map-reasoning';
 import { mapStatusText } from './map-text';
@@ -38,19 +38,6 @@ export interface MapperSeed {
   /** The Pipeline run id a previous recovery snapshot named. */
   readonly pipelineRunId?: string;
 }
-
-/** One projection of a frame into AG-UI events; the mapper runs them in the order of docs/behaviour/events.md#mapping-order. */
-type FrameStep = (frame: UnwrappedFrame, ctx: MapContext, options: MapOptions) => BaseEvent[];
-
-// docs/behaviour/events.md#mapping-order, in order: Pipeline envelopes, thinking, tool, usage, artifact, status text.
-const FRAME_STEPS: readonly FrameStep[] = [
-  (frame, ctx, options) => (options.includePipeline === false ? [] : mapPipelineFrame(frame.iacCode, ctx)),
-  (frame, ctx) => mapReasoning(frame.iacCode?.thinking, ctx),
-  (frame, ctx) => mapTool(frame.iacCode?.tool, ctx),
-  (frame, ctx) => recordUsage(frame.iacCode?.usage, ctx),
-  (frame, ctx) => mapArtifact(frame.body, ctx.now),
-  (frame, ctx, options) => (options.includeStatusText === false ? [] : mapStatusText(frame, ctx)),
-];
 
 /**
  * Pure A2A → AG-UI projection for one run: feed it every A2A frame, then `closeAll` before the terminal
@@ -130,11 +117,29 @@ export class A2aEventMapper {
     return this.mapUnwrapped(unwrapFrame(frame), now, options);
   }
 
-  /** `map` for a frame the caller already unwrapped (the run loop does, once per frame). */
+  /**
+   * `map` for a frame the caller already unwrapped (the run loop does, once per frame). The steps run in
+   * the order of docs/behaviour/events.md#mapping-order: Pipeline envelopes, thinking, tool, usage,
+   * artifact, status text. A step whose field the frame lacks is not called: this runs for every frame of
+   * every run, and a text delta has only the status text (docs/benchmarks.md).
+   */
   mapUnwrapped(unwrapped: UnwrappedFrame, now: number, options: MapOptions = {}): BaseEvent[] {
     const ctx = this.context(now);
     const events: BaseEvent[] = [];
-    for (const step of FRAME_STEPS) for (const event of step(unwrapped, ctx, options)) events.push(event);
+    const iacCode = unwrapped.iacCode;
+    if (iacCode !== undefined) {
+      if (
+        options.includePipeline !== false &&
+        (iacCode.pipelineBatch !== undefined || iacCode.pipeline !== undefined)
+      ) {
+        pushAll(events, mapPipelineFrame(iacCode, ctx));
+      }
+      if (iacCode.thinking !== undefined) pushAll(events, mapReasoning(iacCode.thinking, ctx));
+      if (iacCode.tool !== undefined) pushAll(events, mapTool(iacCode.tool, ctx));
+      if (iacCode.usage !== undefined) recordUsage(iacCode.usage, ctx);
+    }
+    if (unwrapped.body.artifact !== undefined) pushAll(events, mapArtifact(unwrapped.body, ctx.now));
+    if (options.includeStatusText !== false) pushAll(events, mapStatusText(unwrapped, ctx));
     return events;
   }
 
@@ -180,8 +185,7 @@ export class A2aEventMapper {
 }
 
 /** Usage produces no event: it is only recorded, for the terminal event (docs/behaviour/events.md#mapping-order step 4). */
-function recordUsage(usage: unknown, ctx: MapContext): BaseEvent[] {
+function recordUsage(usage: unknown, ctx: MapContext): void {
   const record = parseUsageRecord(usage);
   if (record) ctx.state.usageRecords.push(record);
-  return [];
 }

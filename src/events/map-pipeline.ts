@@ -106,6 +106,6 @@ function mapStepLifecycle(envelope: WireObject, eventType: string, ctx: MapConte
 }
 
 /** `push(...items)` without spreading large arrays onto the call stack. */
-function pushAll(target: BaseEvent[], items: readonly BaseEvent[]): void {
+export function pushAll(target: BaseEvent[], items: readonly BaseEvent[]): void {
   for (const item of items) target.push(item);
 }

@@ -92,9 +92,11 @@ function statusMessageIdOf(frame: UnwrappedFrame): string | undefined {
   return nonEmptyString(statusMessageOf(frame)?.messageId);
 }
 
+const NO_HISTORY_TEXT = { text: '' } as const;
+
 /** The trailing run of agent messages in `history`, joined, with the last message id among them. */
 function historyAgentTextOf(body: WireObject): { text: string; messageId?: string } {
-  if (!Array.isArray(body.history)) return { text: '' };
+  if (!Array.isArray(body.history)) return NO_HISTORY_TEXT;
   const trailing: WireObject[] = [];
   for (const message of [...body.history].reverse()) {
     if (!isWireObject(message)) break;
@@ -111,11 +113,12 @@ function historyAgentTextOf(body: WireObject): { text: string; messageId?: strin
   return { text: trailing.map((message) => textOfParts(message.parts)).join(''), messageId };
 }
 
+/** The parts' texts joined; a loop, not filter/map/join: it runs on every text delta. */
 function textOfParts(parts: unknown): string {
   if (!Array.isArray(parts)) return '';
-  return parts
-    .filter(isWireObject)
-    .map((part) => part.text)
-    .filter((text): text is string => typeof text === 'string')
-    .join('');
+  let text = '';
+  for (const part of parts) {
+    if (isWireObject(part) && typeof part.text === 'string') text += part.text;
+  }
+  return text;
 }

@@ -5,7 +5,7 @@ import { SpanTracker } from './span-tracker';
 
 const NOW = 42;
 const RUN = { threadId: 't', runId: 'r' };
-const summary = (events: BaseEvent[]) =>
+const summary = (events: readonly BaseEvent[]) =>
   events.map((event) => `${event.type}:${String(event.messageId ?? event.toolCallId ?? event.stepName)}`);
 
 describe('SpanTracker', () => {

@@ -14,6 +14,8 @@ import {
 } from '@ag-ui/core';
 import { ifDefined } from '../wire/wire-value';
 
+const NO_EVENTS: readonly BaseEvent[] = Object.freeze([]);
+
 /**
  * The AG-UI spans one run has open: text messages, reasoning spans, tool calls and steps. It emits the
  * START/END events itself so a span is never opened twice or left open: `verifyEvents` rejects both, and
@@ -51,19 +53,22 @@ export class SpanTracker {
    * Makes `messageId` the current text message, opening it if needed. A new message closes the previous
    * current one unless the caller streams parallel messages (Pipeline candidates, docs/behaviour/events.md#pipeline-envelopes).
    */
-  openText(messageId: string, now: number, allowParallel = false): BaseEvent[] {
-    const events: BaseEvent[] = [];
-    if (!this.openMessages.has(messageId)) {
-      if (!allowParallel && this.current !== undefined) events.push(...this.closeText(this.current, now));
-      this.openMessages.add(messageId);
-      const start: TextMessageStartEvent = {
-        type: EventType.TEXT_MESSAGE_START,
-        messageId,
-        role: 'assistant',
-        timestamp: now,
-      };
-      events.push(start);
+  openText(messageId: string, now: number, allowParallel = false): readonly BaseEvent[] {
+    // Every text delta after the first lands here with its message open: nothing to build.
+    if (this.openMessages.has(messageId)) {
+      this.current = messageId;
+      return NO_EVENTS;
     }
+    const events: BaseEvent[] = [];
+    if (!allowParallel && this.current !== undefined) events.push(...this.closeText(this.current, now));
+    this.openMessages.add(messageId);
+    const start: TextMessageStartEvent = {
+      type: EventType.TEXT_MESSAGE_START,
+      messageId,
+      role: 'assistant',
+      timestamp: now,
+    };
+    events.push(start);
     this.current = messageId;
     return events;
   }
@@ -101,6 +106,8 @@ export class SpanTracker {
 
   /** Closes every open reasoning span, sorted by id: text starting ends the thinking (docs/behaviour/events.md#text-and-reasoning). */
   closeReasoning(now: number): BaseEvent[] {
+    // The common case on every text delta: nothing open, nothing to sort.
+    if (this.openReasoningIds.size === 0) return [];
     const events = [...this.openReasoningIds].sort().flatMap((messageId) => {
       const message: ReasoningMessageEndEvent = {
         type: EventType.REASONING_MESSAGE_END,

@@ -39,7 +39,17 @@ const LEGACY_KINDS: Record<string, FrameKind> = {
  */
 export function unwrapFrame(frame: A2aFrame): UnwrappedFrame {
   const container = isWireObject(frame.result) ? frame.result : frame;
-  const { kind, body } = selectBody(container);
+  let kind: FrameKind | undefined;
+  let body = container;
+  for (const nestedKind of NESTED_KINDS) {
+    const nested = container[nestedKind];
+    if (isWireObject(nested)) {
+      kind = nestedKind;
+      body = nested;
+      break;
+    }
+  }
+  kind ??= inferKind(container);
   const iacCode =
     isWireObject(body.metadata) && isWireObject(body.metadata.iac_code) ? body.metadata.iac_code : undefined;
   const status = isWireObject(body.status) ? body.status : undefined;
@@ -89,14 +99,6 @@ export function normaliseState(value: unknown): string | undefined {
   return normalised;
 }
 
-function selectBody(container: WireObject): { kind: FrameKind; body: WireObject } {
-  for (const kind of NESTED_KINDS) {
-    const nested = container[kind];
-    if (isWireObject(nested)) return { kind, body: nested };
-  }
-  return { kind: inferKind(container), body: container };
-}
-
 function inferKind(body: WireObject): FrameKind {
   const legacy = typeof body.kind === 'string' ? LEGACY_KINDS[body.kind] : undefined;
   if (legacy) return legacy;
@@ -108,27 +110,30 @@ function inferKind(body: WireObject): FrameKind {
 
 /** First non-empty of `iacCodeSessionId`, `pipeline.iacCodeSessionId`, `pipelineBatch.events[*].iacCodeSessionId`. */
 function sessionIdOf(iacCode: WireObject): string | undefined {
-  const candidates: unknown[] = [iacCode.iacCodeSessionId];
-  if (isWireObject(iacCode.pipeline)) candidates.push(iacCode.pipeline.iacCodeSessionId);
-  for (const envelope of batchEvents(iacCode)) candidates.push(envelope.iacCodeSessionId);
-  return candidates.map(nonEmptyString).find((value) => value !== undefined);
-}
-
-function batchEvents(iacCode: WireObject): WireObject[] {
+  // Read in place, without collecting candidates: every kernel frame carries the first one.
+  const direct = nonEmptyString(iacCode.iacCodeSessionId);
+  if (direct !== undefined) return direct;
+  const pipeline = isWireObject(iacCode.pipeline)
+    ? nonEmptyString(iacCode.pipeline.iacCodeSessionId)
+    : undefined;
+  if (pipeline !== undefined) return pipeline;
   const batch = iacCode.pipelineBatch;
-  if (!isWireObject(batch) || !Array.isArray(batch.events)) return [];
-  return batch.events.filter(isWireObject);
+  if (!isWireObject(batch) || !Array.isArray(batch.events)) return undefined;
+  for (const envelope of batch.events) {
+    const id = isWireObject(envelope) ? nonEmptyString(envelope.iacCodeSessionId) : undefined;
+    if (id !== undefined) return id;
+  }
+  return undefined;
 }
 
+/** The frame's required inputs; the shared empty list, with nothing built, when it has none (most frames). */
 function requiredInputsOf(iacCode: WireObject): WireObject[] {
-  const candidates: unknown[] = [
-    iacCode.input,
-    ...(Array.isArray(iacCode.pendingPermissions) ? iacCode.pendingPermissions : []),
-  ];
+  const pending = Array.isArray(iacCode.pendingPermissions) ? iacCode.pendingPermissions : NO_INPUTS;
+  if (!isRequiredInput(iacCode.input) && !pending.some(isRequiredInput)) return NO_INPUTS;
   const seen = new Set<string>();
   const inputs: WireObject[] = [];
-  for (const candidate of candidates) {
-    if (!isWireObject(candidate) || candidate.required !== true) continue;
+  for (const candidate of [iacCode.input, ...pending]) {
+    if (!isRequiredInput(candidate)) continue;
     // A task snapshot can carry the same permission in `input` and in `pendingPermissions`.
     const key = nonEmptyString(candidate.inputId) ?? compactJson(candidate);
     if (seen.has(key)) continue;
@@ -138,18 +143,25 @@ function requiredInputsOf(iacCode: WireObject): WireObject[] {
   return inputs;
 }
 
+function isRequiredInput(candidate: unknown): candidate is WireObject {
+  return isWireObject(candidate) && candidate.required === true;
+}
+
+/** The sideband input ids; the shared empty list when the frame has no input and no pending permission. */
 function sidebandInputIdsOf(iacCode: WireObject): string[] {
-  const ids = new Set<string>();
   const direct = iacCode.input;
+  const pending = iacCode.pendingPermissions;
+  if (direct === undefined && !Array.isArray(pending)) return NO_IDS;
+  const ids = new Set<string>();
   if (isWireObject(direct) && (direct.scope === 'candidate' || typeof direct.subPipelineId === 'string')) {
     const id = nonEmptyString(direct.inputId);
     if (id) ids.add(id);
   }
-  if (Array.isArray(iacCode.pendingPermissions)) {
-    for (const permission of iacCode.pendingPermissions) {
+  if (Array.isArray(pending)) {
+    for (const permission of pending) {
       const id = isWireObject(permission) ? nonEmptyString(permission.inputId) : undefined;
       if (id) ids.add(id);
     }
   }
-  return [...ids];
+  return ids.size === 0 ? NO_IDS : [...ids];
 }
