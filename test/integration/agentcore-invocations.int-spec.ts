@@ -147,8 +147,11 @@ describe('AgentCore /invocations and /ping', () => {
     const idle = await ping();
     expect(idle.status).toBe('Healthy');
     expect(Number.isInteger(idle.time_of_last_update)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    // Time passed but the status did not change: the same value, or the idle timeout could never fire.
+    // The value is in unix seconds: wait until the wall clock is in a later second than the status change
+    // (the passing of time is what this case is about), then the status has not changed, so the value must
+    // not either, or the idle timeout could never fire.
+    const currentSecond = async () => Math.floor(Date.now() / 1000);
+    await eventually(currentSecond, (second) => second > idle.time_of_last_update);
     expect(await ping()).toEqual(idle);
 
     const controller = new AbortController();
