@@ -16,8 +16,8 @@ export interface UseGatewayOptions {
    * gateway's environment then names it (`IAC_CODE_AGUI_A2A_URL`) and allows the temp dir as a workspace.
    */
   readonly upstream?: true | KernelUpstreamOptions;
-  /** Settings of every gateway of the block, over the upstream's; a function is read at each start. */
-  readonly env?: GatewayEnv | ((upstream: KernelUpstream | undefined) => GatewayEnv);
+  /** Settings of every gateway of the block, over the upstream's; a function (of the upstream) is read at each start. */
+  readonly env?: GatewayEnv | ((upstream: KernelUpstream) => GatewayEnv);
   /** Provider overrides of every gateway of the block (see startGateway). */
   readonly configure?: Configure;
   /** `false`: no gateway before the tests; each test starts its own with `start()`. Default `true`. */
@@ -49,9 +49,13 @@ export function useGateway(options: UseGatewayOptions = {}): GatewaySetup {
   const forTest: RunningGateway[] = [];
   let isInTest = false;
 
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`useGateway: no ${what} yet (read it inside a hook or a test)`);
+    return value;
+  };
   const envOf = (extra: GatewayEnv): GatewayEnv => ({
     ...(upstream ? { IAC_CODE_AGUI_A2A_URL: upstream.url, IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir() } : {}),
-    ...(typeof options.env === 'function' ? options.env(upstream) : options.env),
+    ...(typeof options.env === 'function' ? options.env(started(upstream, 'upstream')) : options.env),
     ...extra,
   });
   const start = async (extra: GatewayEnv = {}, configure = options.configure) => {
@@ -60,10 +64,6 @@ export function useGateway(options: UseGatewayOptions = {}): GatewaySetup {
     return gateway;
   };
   const closeAll = (gateways: RunningGateway[]) => Promise.all(gateways.map((gateway) => gateway.close()));
-  const started = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`useGateway: no ${what} yet (read it inside a hook or a test)`);
-    return value;
-  };
 
   beforeAll(async () => {
     if (options.upstream)
