@@ -2,12 +2,11 @@ import type { BaseEvent } from '@ag-ui/core';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream } from '../support/start-kernel-upstream';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 
-type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
 type SessionValue = { executionId: string; taskId: string };
 
 const sessionOf = (events: BaseEvent[]): SessionValue | undefined =>
@@ -19,20 +18,14 @@ const sessionOf = (events: BaseEvent[]): SessionValue | undefined =>
 
 /** The cancel extension (docs/behaviour/cancel.md#cancel-route, docs/behaviour/cancel.md#cancel-route) with the stricter error statuses. */
 describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
-  let upstream: Upstream;
   let stateDir: string;
-  let gateways: RunningGateway[] = [];
-
-  const start = async () => {
-    const gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_STATE_DIR: stateDir,
-      IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '1',
-    });
-    gateways.push(gateway);
-    return gateway;
-  };
+  // Every gateway of a test shares the test's state directory, as a restarted service would.
+  const gateways = useGateway({
+    upstream: true,
+    env: () => ({ IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '1' }),
+    startBeforeAll: false,
+  });
+  const start = () => gateways.start();
   const cancel = (
     gateway: RunningGateway,
     executionId: string,
@@ -45,7 +38,7 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const cancelRequests = async () =>
-    (await upstream.requests())
+    (await gateways.upstream.requests())
       .filter((entry) => entry.rpcMethod === 'CancelTask')
       .map((entry) => (entry.body as { params: { id: string } }).params.id);
 
@@ -75,17 +68,9 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
     return { session, response, abort: () => controller.abort() };
   };
 
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-  });
   beforeEach(() => {
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-cancel-'));
   });
-  afterEach(async () => {
-    await Promise.all(gateways.map((g) => g.close()));
-    gateways = [];
-  });
-  afterAll(() => upstream?.close());
 
   it('cancels an active run: CancelTask upstream, 200 cancelled, and the stream ends with RUN_ERROR CANCELLED', async () => {
     const gateway = await start();
