@@ -16,7 +16,7 @@ export interface UseGatewayOptions {
    * gateway's environment then names it (`IAC_CODE_AGUI_A2A_URL`) and allows the temp dir as a workspace.
    */
   readonly upstream?: true | KernelUpstreamOptions;
-  /** Settings of every gateway of the block, over the upstream's; a function (of the upstream) is read at each start. */
+  /** Settings of every gateway of the block, over the upstream's; a function (of the upstream, so only with `upstream`) is read at each start. */
   readonly env?: GatewayEnv | ((upstream: KernelUpstream) => GatewayEnv);
   /** Provider overrides of every gateway of the block (see startGateway). */
   readonly configure?: Configure;
@@ -32,7 +32,8 @@ export interface GatewaySetup extends RunningGateway {
   readonly upstream: KernelUpstream;
   /**
    * One more gateway with the block's settings and `env` over them. Started inside a test (or a
-   * `beforeEach`), it is closed after that test; started in a `beforeAll`, after the block.
+   * `beforeEach` declared after useGateway), it is closed after that test; started in a `beforeAll`, after
+   * the block.
    */
   start(env?: GatewayEnv, configure?: Configure): Promise<RunningGateway>;
 }
