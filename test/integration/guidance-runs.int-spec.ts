@@ -27,7 +27,10 @@ function guidanceRun(threadId: string, runId: string, iacCode: Record<string, un
  */
 describe('guidance runs (forwardedProps.iacCode.activeGuidance)', () => {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-guidance-'));
-  const gateway = useGateway({ upstream: true, env: (upstream) => pipelineGatewayEnv(upstream, stateDir) });
+  const gateway = useGateway({
+    upstream: true,
+    env: ({ upstream }) => pipelineGatewayEnv(upstream, stateDir),
+  });
 
   it('sends the message into the live Pipeline task while its run streams, and answers RUN_STARTED + RUN_FINISHED', async () => {
     const threadId = 'guided-1';

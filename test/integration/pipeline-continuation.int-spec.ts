@@ -37,7 +37,7 @@ import type { Json } from '../support/interrupt-helpers';
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-continuation-'));
 const gateway = useGateway({
   upstream: { token: KERNEL_TOKEN },
-  env: (upstream) => pipelineGatewayEnv(upstream, stateDir),
+  env: ({ upstream }) => pipelineGatewayEnv(upstream, stateDir),
 });
 
 const CONTINUATIONS: readonly SelectionContinuation[] = ['input', 'completed', 'failed', 'eof'];

@@ -29,7 +29,7 @@ import type { Json } from '../support/interrupt-helpers';
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-runs-'));
 const gateway = useGateway({
   upstream: { token: KERNEL_TOKEN },
-  env: (upstream) => pipelineGatewayEnv(upstream, stateDir),
+  env: ({ upstream }) => pipelineGatewayEnv(upstream, stateDir),
 });
 
 afterEach(async () => {

@@ -16,8 +16,8 @@ export interface UseGatewayOptions {
    * gateway's environment then names it (`IAC_CODE_AGUI_A2A_URL`) and allows the temp dir as a workspace.
    */
   readonly upstream?: true | KernelUpstreamOptions;
-  /** Settings of every gateway of the block, over the upstream's; a function (of the upstream, so only with `upstream`) is read at each start. */
-  readonly env?: GatewayEnv | ((upstream: KernelUpstream) => GatewayEnv);
+  /** Settings of every gateway of the block, over the upstream's; a function is read at each start. */
+  readonly env?: GatewayEnv | ((setup: { readonly upstream: KernelUpstream }) => GatewayEnv);
   /** Provider overrides of every gateway of the block (see startGateway). */
   readonly configure?: Configure;
   /** `false`: no gateway before the tests; each test starts its own with `start()`. Default `true`. */
@@ -56,7 +56,7 @@ export function useGateway(options: UseGatewayOptions = {}): GatewaySetup {
   };
   const envOf = (extra: GatewayEnv): GatewayEnv => ({
     ...(upstream ? { IAC_CODE_AGUI_A2A_URL: upstream.url, IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir() } : {}),
-    ...(typeof options.env === 'function' ? options.env(started(upstream, 'upstream')) : options.env),
+    ...(typeof options.env === 'function' ? options.env(handle) : options.env),
     ...extra,
   });
   const start = async (extra: GatewayEnv = {}, configure = options.configure) => {
@@ -83,7 +83,7 @@ export function useGateway(options: UseGatewayOptions = {}): GatewaySetup {
     await upstream?.close();
   });
 
-  return {
+  const handle: GatewaySetup = {
     get url() {
       return started(main, 'gateway').url;
     },
@@ -99,4 +99,5 @@ export function useGateway(options: UseGatewayOptions = {}): GatewaySetup {
     close: () => started(main, 'gateway').close(),
     start,
   };
+  return handle;
 }
