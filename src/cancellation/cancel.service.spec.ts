@@ -1,21 +1,43 @@
+import { deferred } from '../../test/support/deferred';
 import { ScriptedA2aGateway } from '../../test/support/fakes/scripted-a2a-gateway';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
 import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
 import { ActivityTracker } from '../common/activity-tracker';
 import { ErrorCode } from '../common/error-code';
 import { ThreadRegistry } from '../threads/thread-registry';
+import type { ThreadState } from '../threads/thread-state';
 import { CancelService } from './cancel.service';
 import { threadStateFixture } from '../../test/support/thread-state-fixture';
 
 const REQUEST = { threadId: 'thread-1', executionId: 'exec-1', rosInvocationId: 'invocation-1' };
 
-async function newCancelService() {
+/** A kernel whose CancelTask answers only when the test says so, to look at the service while it waits. */
+class HeldCancelGateway extends ScriptedA2aGateway {
+  private readonly asking = deferred();
+  private readonly answer = deferred();
+  readonly asked = this.asking.promise;
+
+  override async cancelTask(taskId: string): Promise<void> {
+    this.asking.resolve();
+    await this.answer.promise;
+    return super.cancelTask(taskId);
+  }
+
+  answerCancel(): void {
+    this.answer.resolve();
+  }
+}
+
+async function newCancelService(
+  state: ThreadState = threadStateFixture({ isParked: true }),
+  gateway = new ScriptedA2aGateway(),
+) {
   const store = new InMemoryThreadStore();
-  await store.save(threadStateFixture({ isParked: true }));
+  await store.save(state);
   const registry = new ThreadRegistry(store);
-  const gateway = new ScriptedA2aGateway();
-  const service = new CancelService(registry, gateway, new ActivityTracker(new FakeClock()));
-  return { service, gateway, registry };
+  const activity = new ActivityTracker(new FakeClock());
+  const service = new CancelService(registry, gateway, activity);
+  return { service, gateway, registry, store, activity };
 }
 
 describe('CancelService when the kernel no longer knows the task', () => {
@@ -35,5 +57,81 @@ describe('CancelService when the kernel no longer knows the task', () => {
     const state = await registry.load('thread-1');
     expect(state?.terminalExecutionIds).toEqual([]);
     expect(state?.execution.taskId).toBe('task-1');
+  });
+});
+
+describe('CancelService.cancel (docs/behaviour/cancel.md#cancel-route)', () => {
+  it.each([
+    { name: 'an unknown thread', request: { ...REQUEST, threadId: 'thread-unknown' } },
+    { name: 'an execution the thread never had', request: { ...REQUEST, executionId: 'exec-unknown' } },
+    { name: 'another rosInvocationId', request: { ...REQUEST, rosInvocationId: 'invocation-9' } },
+  ])('$name is EXECUTION_NOT_FOUND, with no CancelTask and no write', async ({ request }) => {
+    const { service, gateway, store } = await newCancelService();
+    const saves = store.saveCount;
+    await expect(service.cancel(request)).rejects.toMatchObject({ code: ErrorCode.EXECUTION_NOT_FOUND });
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    expect(store.saveCount).toBe(saves);
+  });
+
+  it('a parked interrupt: CancelTask for its task, pending cleared, the execution terminal and persisted', async () => {
+    const { service, gateway, store } = await newCancelService();
+    await expect(service.cancel(REQUEST)).resolves.toBe('cancelled');
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    const persisted = JSON.parse(store.documents.get('thread-1') ?? 'null') as ThreadState;
+    expect(persisted.terminalExecutionIds).toEqual(['exec-1']);
+    expect(persisted.execution).toMatchObject({ taskId: null, lastTaskId: 'task-1', pending: {} });
+  });
+
+  it('a terminal execution answers already_terminal, and cancelling twice cancels the task once', async () => {
+    const { service, gateway } = await newCancelService();
+    await service.cancel(REQUEST);
+    await expect(service.cancel(REQUEST)).resolves.toBe('already_terminal');
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+  });
+
+  it('a running run of the execution is ended at once, after the write', async () => {
+    const { service, registry, store } = await newCancelService(threadStateFixture());
+    await registry.commitAndClaim(threadStateFixture(), 'run-1');
+    const ended: { executionId: string; wasPersisted: boolean }[] = [];
+    registry.onCancel('thread-1', 'run-1', (executionId) =>
+      ended.push({
+        executionId,
+        wasPersisted: (
+          JSON.parse(store.documents.get('thread-1') ?? 'null') as ThreadState
+        ).terminalExecutionIds.includes('exec-1'),
+      }),
+    );
+    await expect(service.cancel(REQUEST)).resolves.toBe('cancelled');
+    expect(ended).toEqual([{ executionId: 'exec-1', wasPersisted: true }]);
+  });
+
+  it('an execution with no task bound yet sends no CancelTask and still ends', async () => {
+    const unbound = threadStateFixture();
+    const { service, gateway, registry } = await newCancelService({
+      ...unbound,
+      execution: { ...unbound.execution, taskId: null },
+    });
+    await expect(service.cancel(REQUEST)).resolves.toBe('cancelled');
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    expect((await registry.load('thread-1'))?.terminalExecutionIds).toEqual(['exec-1']);
+  });
+
+  it('keeps the AgentCore session busy while CancelTask is in flight (docs/behaviour/agentcore.md#ping)', async () => {
+    const gateway = new HeldCancelGateway();
+    const { service, activity } = await newCancelService(undefined, gateway);
+    const cancelled = service.cancel(REQUEST);
+    await gateway.asked;
+    expect(activity.isBusy).toBe(true);
+    gateway.answerCancel();
+    await expect(cancelled).resolves.toBe('cancelled');
+    expect(activity.isBusy).toBe(false);
+  });
+
+  it('a failed write after CancelTask answers STATE_UNAVAILABLE and leaves the stored execution as it was', async () => {
+    const { service, store, registry } = await newCancelService();
+    store.failNextSaves(1);
+    await expect(service.cancel(REQUEST)).rejects.toMatchObject({ code: ErrorCode.STATE_UNAVAILABLE });
+    expect((await registry.load('thread-1'))?.terminalExecutionIds).toEqual([]);
+    expect(JSON.parse(store.documents.get('thread-1') ?? 'null')).toMatchObject({ terminalExecutionIds: [] });
   });
 });

@@ -1,9 +1,7 @@
-import * as os from 'node:os';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { runInput } from '../support/run-input';
 import { eventually, parseSse, postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
 
 const TOKEN = 'agentcore-token';
@@ -20,29 +18,20 @@ interface Ping {
 
 /** The AgentCore HTTP face (items 1–3, 5): raw fetch, so statuses, headers and bodies are visible. */
 describe('AgentCore /invocations and /ping', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
+  const gateway = useGateway({
+    upstream: true,
+    env: {
+      IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
+      IAC_CODE_AGUI_SESSION_BINDING: 'true',
+      IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL: METADATA_URL,
+    },
+  });
   const invocations = () => `${gateway.url}invocations`;
   const ping = async (): Promise<Ping> => {
     const response = await fetch(`${gateway.url}ping`);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     return (await response.json()) as Ping;
   };
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_SESSION_BINDING: 'true',
-      IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL: METADATA_URL,
-    });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
-  });
 
   it.each([
     {
@@ -158,8 +147,11 @@ describe('AgentCore /invocations and /ping', () => {
     const idle = await ping();
     expect(idle.status).toBe('Healthy');
     expect(Number.isInteger(idle.time_of_last_update)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    // Time passed but the status did not change: the same value, or the idle timeout could never fire.
+    // The value is in unix seconds: wait until the wall clock is in a later second than the status change
+    // (the passing of time is what this case is about), then the status has not changed, so the value must
+    // not either, or the idle timeout could never fire.
+    const currentSecond = async () => Math.floor(Date.now() / 1000);
+    await eventually(currentSecond, (second) => second > idle.time_of_last_update);
     expect(await ping()).toEqual(idle);
 
     const controller = new AbortController();

@@ -1,12 +1,10 @@
 import type { BaseEvent } from '@ag-ui/core';
-import * as os from 'node:os';
 import { RunService } from '../../src/runs/run.service';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { RawWsConnection, textMessagesOf } from '../support/raw-ws-frames';
 import { runInput } from '../support/run-input';
 import { eventually } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 import { parseFrame, WsRunClient } from '../support/ws-client';
 
 const TOKEN = 'ws-token';
@@ -20,8 +18,10 @@ const interruptsOf = (events: BaseEvent[]): Interrupt[] =>
 
 /** AgentCore's /ws against the kernel-like upstream process. */
 describe('AgentCore WebSocket /ws', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
+  const gateway = useGateway({
+    upstream: true,
+    env: { IAC_CODE_AGUI_AUTH_TOKEN: TOKEN, IAC_CODE_AGUI_HEARTBEAT_SECONDS: '1' },
+  });
   const clients: WsRunClient[] = [];
   const open = async (options: Parameters<typeof WsRunClient.open>[1] = {}) => {
     const client = await WsRunClient.open(gateway.url, { headers: AUTH, ...options });
@@ -29,21 +29,8 @@ describe('AgentCore WebSocket /ws', () => {
     return client;
   };
 
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_HEARTBEAT_SECONDS: '1',
-    });
-  });
   afterEach(() => {
     for (const client of clients.splice(0)) client.socket.terminate();
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
   });
 
   it('runs a text turn, then an interrupt and its resume, on one socket', async () => {
@@ -124,19 +111,22 @@ describe('AgentCore WebSocket /ws', () => {
     const client = await open();
     client.send(runInput({ threadId: 'ws-busy', runId: 'run-1', text: 'silent' }));
     await client.waitForEvents(2);
-    const requestsBefore = await upstream.requests();
+    const requestsBefore = await gateway.upstream.requests();
     client.send(runInput({ threadId: 'ws-busy', runId: 'run-2', text: 'never sent' }));
     expect(client.socket.readyState).toBe(client.socket.OPEN);
     const before = requestsBefore.filter((entry) => entry.rpcMethod === 'CancelTask').length;
 
     client.socket.close(1000);
     const cancels = await eventually(
-      async () => (await upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask').length,
+      async () =>
+        (await gateway.upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask').length,
       (count) => count > before,
     );
     expect(cancels).toBe(before + 1);
     expect(client.events.some((event) => event.type === 'RUN_ERROR')).toBe(false);
-    const sent = (await upstream.requests()).filter((entry) => entry.rpcMethod === 'SendStreamingMessage');
+    const sent = (await gateway.upstream.requests()).filter(
+      (entry) => entry.rpcMethod === 'SendStreamingMessage',
+    );
     expect(JSON.stringify(sent)).not.toContain('never sent');
   });
 
@@ -198,29 +188,13 @@ describe('AgentCore WebSocket /ws', () => {
 });
 
 describe('AgentCore WebSocket /ws handshake and faults', () => {
-  let upstream: KernelUpstream;
-  const gateways: RunningGateway[] = [];
-  const start = async (configure?: Parameters<typeof startGateway>[1]) => {
-    const gateway = await startGateway(
-      {
-        IAC_CODE_AGUI_A2A_URL: upstream.url,
-        IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
-        IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-        IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL:
-          'https://auth.example.com/.well-known/oauth-protected-resource',
-      },
-      configure,
-    );
-    gateways.push(gateway);
-    return gateway;
-  };
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-  });
-  afterAll(async () => {
-    await Promise.all(gateways.map((gateway) => gateway.close()));
-    await upstream?.close();
+  const gateway = useGateway({
+    upstream: true,
+    env: {
+      IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
+      IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL:
+        'https://auth.example.com/.well-known/oauth-protected-resource',
+    },
   });
 
   it.each<{ name: string; headers: Record<string, string>; protocols: string[] }>([
@@ -237,7 +211,6 @@ describe('AgentCore WebSocket /ws handshake and faults', () => {
   ])(
     'refuses the handshake with HTTP 401 and the OAuth challenge for $name',
     async ({ headers, protocols }) => {
-      const gateway = gateways[0] ?? (await start());
       const refusal = await WsRunClient.refusal(gateway.url, { headers, protocols });
       expect(refusal.status).toBe(401);
       expect(refusal.headers['www-authenticate']).toBe(
@@ -247,7 +220,6 @@ describe('AgentCore WebSocket /ws handshake and faults', () => {
   );
 
   it('accepts the browser subprotocol pair and selects only the bare marker', async () => {
-    const gateway = gateways[0] ?? (await start());
     const client = await WsRunClient.open(gateway.url, {
       protocols: [
         `base64UrlBearerAuthorization.${Buffer.from(TOKEN).toString('base64url')}`,
@@ -274,16 +246,16 @@ describe('AgentCore WebSocket /ws handshake and faults', () => {
   });
 
   it('closes with 1011 when the server fails', async () => {
-    const gateway = await start((builder) =>
+    const failing = await gateway.start({}, (builder) =>
       builder.overrideProvider(RunService).useValue({
         admit: () => Promise.reject(new Error('disk on fire')),
         beforeApplicationShutdown: () => Promise.resolve(),
       }),
     );
-    const client = await WsRunClient.open(gateway.url, { headers: AUTH });
+    const client = await WsRunClient.open(failing.url, { headers: AUTH });
     client.send(runInput({ threadId: 'ws-fault', runId: 'run-1' }));
     expect(await client.closed).toEqual({ code: 1011, reason: 'The AG-UI gateway hit an unexpected error.' });
-    expect(gateway.logs.some((line) => line.includes('disk on fire'))).toBe(true);
+    expect(failing.logs.some((line) => line.includes('disk on fire'))).toBe(true);
     expect(client.events).toEqual([]);
   });
 });

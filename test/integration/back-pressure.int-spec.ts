@@ -1,12 +1,11 @@
 import * as http from 'node:http';
-import * as os from 'node:os';
 import { FLOOD_DELTA_COUNT } from '../../src/demo-kernel/faults/failure-scripts';
 import { RunMetrics } from '../../src/metrics/run-metrics';
 import type { RunSink } from '../../src/runs/run-flow-control';
 import { RunService } from '../../src/runs/run.service';
 import { runInput } from '../support/run-input';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { eventually } from '../support/sse-client';
+import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
 
 /**
@@ -14,20 +13,7 @@ import { WsRunClient } from '../support/ws-client';
  * pulling events, so the upstream stops being read too; once the client reads again, everything arrives.
  */
 describe('back-pressure from a slow SSE client', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-    });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
-  });
+  const gateway = useGateway({ upstream: true });
 
   const contentEvents = async () => {
     const text = await gateway.app.get(RunMetrics).exposition();
@@ -56,9 +42,19 @@ describe('back-pressure from a slow SSE client', () => {
     });
     expect(response.statusCode).toBe(200);
     response.pause();
-    // Plenty of time for the whole 16 MiB burst if nothing held the run back.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const whilePaused = await contentEvents();
+    // The run stops pulling once the socket's buffers are full: wait for the count to stop moving (the same
+    // over several reads in a row), not for a fixed time. Without back-pressure it only stops at the end.
+    let previous = -1;
+    let unchangedReads = 0;
+    const whilePaused = await eventually(
+      contentEvents,
+      (count) => {
+        unchangedReads = count > 0 && count === previous ? unchangedReads + 1 : 0;
+        previous = count;
+        return unchangedReads >= 5;
+      },
+      30_000,
+    );
     expect(whilePaused).toBeGreaterThan(0);
     expect(whilePaused).toBeLessThan(FLOOD_DELTA_COUNT * 0.75);
 

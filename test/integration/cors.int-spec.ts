@@ -6,7 +6,8 @@ import { loadConfig } from '../../src/config/load-config';
 import { AguiGatewayModule } from '../../src/gateway/agui-gateway.module';
 import { runInput } from '../support/run-input';
 import { parseSse } from '../support/sse-client';
-import { startGateway, startModule, type RunningGateway } from '../support/start-gateway';
+import { startModule } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 const APP_ORIGIN = 'http://app.example.test:5173';
 const TOKEN = 'cors-token';
@@ -27,18 +28,18 @@ function preflight(url: string, origin: string, method = 'POST'): Promise<Respon
 const lowerList = (value: string | null) => (value ?? '').toLowerCase().split(/\s*,\s*/);
 
 describe('CORS (IAC_CODE_AGUI_CORS_ORIGINS)', () => {
+  const gateways = useGateway({ env: { IAC_CODE_AGUI_UPSTREAM: 'demo' }, startBeforeAll: false });
+
   describe('with an allowed origin', () => {
-    let gateway: RunningGateway;
-    beforeAll(async () => {
-      gateway = await startGateway({
+    const gateway = useGateway({
+      env: {
         IAC_CODE_AGUI_UPSTREAM: 'demo',
         IAC_CODE_AGUI_PLAYGROUND: 'false',
         IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
         IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
         IAC_CODE_AGUI_CORS_ORIGINS: `https://other.example.test, ${APP_ORIGIN}`,
-      });
+      },
     });
-    afterAll(() => gateway?.close());
 
     it.each([
       { route: '', method: 'POST' },
@@ -106,25 +107,17 @@ describe('CORS (IAC_CODE_AGUI_CORS_ORIGINS)', () => {
   });
 
   it('allows any origin with "*"', async () => {
-    const gateway = await startGateway({ IAC_CODE_AGUI_UPSTREAM: 'demo', IAC_CODE_AGUI_CORS_ORIGINS: '*' });
-    try {
-      const response = await preflight(gateway.url, 'https://anywhere.example.test');
-      expect(response.status).toBe(204);
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    } finally {
-      await gateway.close();
-    }
+    const gateway = await gateways.start({ IAC_CODE_AGUI_CORS_ORIGINS: '*' });
+    const response = await preflight(gateway.url, 'https://anywhere.example.test');
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('sends no CORS header at all when unset, as the original', async () => {
-    const gateway = await startGateway({ IAC_CODE_AGUI_UPSTREAM: 'demo' });
-    try {
-      const answers = [await preflight(gateway.url, APP_ORIGIN), await fetch(new URL('health', gateway.url))];
-      for (const response of answers) {
-        expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
-      }
-    } finally {
-      await gateway.close();
+    const gateway = await gateways.start();
+    const answers = [await preflight(gateway.url, APP_ORIGIN), await fetch(new URL('health', gateway.url))];
+    for (const response of answers) {
+      expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
     }
   });
 

@@ -7,8 +7,7 @@ import { paramsOf, readThread, typesOf, type Json } from '../support/interrupt-h
 import { pipelineGatewayEnv, pipelineTurn, runThrough, textOf } from '../support/pipeline-run-checks';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 
 const GUIDANCE = 'prefer a single availability zone';
 
@@ -27,18 +26,10 @@ function guidanceRun(threadId: string, runId: string, iacCode: Record<string, un
  * goes into the thread's live Pipeline task while that Pipeline's own run keeps streaming.
  */
 describe('guidance runs (forwardedProps.iacCode.activeGuidance)', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
-  let stateDir: string;
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-guidance-'));
-    gateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-guidance-'));
+  const gateway = useGateway({
+    upstream: true,
+    env: ({ upstream }) => pipelineGatewayEnv(upstream, stateDir),
   });
 
   it('sends the message into the live Pipeline task while its run streams, and answers RUN_STARTED + RUN_FINISHED', async () => {
@@ -76,7 +67,7 @@ describe('guidance runs (forwardedProps.iacCode.activeGuidance)', () => {
     expect(liveRun.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(textOf(liveRun.events)).toContain(`${GUIDANCE_APPLIED_PREFIX}${GUIDANCE}`);
 
-    const sent = (await paramsOf(upstream, 'SendStreamingMessage')).filter(
+    const sent = (await paramsOf(gateway.upstream, 'SendStreamingMessage')).filter(
       (params) => (params.message as Json).taskId === taskId,
     );
     expect(sent).toHaveLength(1);
@@ -91,7 +82,7 @@ describe('guidance runs (forwardedProps.iacCode.activeGuidance)', () => {
     const after = readThread(stateDir, threadId);
     expect(Object.keys(after.runDigests).sort()).toEqual(['run-1', 'run-2']);
     expect(after.execution.executionId).toBe(executionId);
-    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
+    expect(await paramsOf(gateway.upstream, 'CancelTask')).not.toContainEqual(
       expect.objectContaining({ id: taskId }),
     );
 
@@ -116,13 +107,13 @@ describe('guidance runs (forwardedProps.iacCode.activeGuidance)', () => {
     },
   ])('answers 409 EXECUTION_LOST on $name, sending nothing', async ({ threadId, prepare }) => {
     await prepare();
-    const before = (await upstream.requests()).length;
+    const before = (await gateway.upstream.requests()).length;
     const refused = await postRun(gateway.url, guidanceRun(threadId, 'guide-1'));
     expect(refused.status).toBe(409);
     expect(JSON.parse(refused.text)).toEqual({
       error: { code: 'EXECUTION_LOST', message: 'The execution to resume is no longer available.' },
     });
-    expect((await upstream.requests()).slice(before)).toEqual([]);
+    expect((await gateway.upstream.requests()).slice(before)).toEqual([]);
   });
 
   it('is refused RESUME_REQUIRED while an interrupt waits, like a new turn', async () => {

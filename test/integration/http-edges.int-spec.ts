@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import * as os from 'node:os';
 import { runInput } from '../support/run-input';
 import { parseSse } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 const TOKEN = 'edges-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -27,17 +27,14 @@ function expectEnvelope(body: unknown, code: string): void {
 
 /** Every refusal of the standalone service in the face's form, and the HTTP edges a platform team checks. */
 describe('HTTP edges of the standalone service', () => {
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    gateway = await startGateway({
+  const gateway = useGateway({
+    env: {
       IAC_CODE_AGUI_UPSTREAM: 'demo',
       IAC_CODE_AGUI_PLAYGROUND: 'false',
       IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
       IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-    });
+    },
   });
-  afterAll(() => gateway?.close());
 
   it.each([
     { name: 'an unknown route', method: 'GET', route: 'nope', status: 404, code: 'NOT_FOUND', allow: null },

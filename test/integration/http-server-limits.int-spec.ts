@@ -1,7 +1,7 @@
 import * as net from 'node:net';
 import { parseSse, postRun } from '../support/sse-client';
 import { runInput } from '../support/run-input';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 /**
  * The server's own limits against real sockets: a client sending its headers slowly (slowloris) or stalling
@@ -9,20 +9,17 @@ import { startGateway, type RunningGateway } from '../support/start-gateway';
  * not. Short limits here; the defaults are in README "Configuration".
  */
 describe('HTTP server limits', () => {
-  let gateway: RunningGateway;
-  let port: number;
-
-  beforeAll(async () => {
-    gateway = await startGateway({
+  const gateway = useGateway({
+    env: {
       IAC_CODE_AGUI_UPSTREAM: 'demo',
       IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS: '0.5',
       IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS: '1',
       IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS: '0.5',
-    });
-    port = Number(new URL(gateway.url).port);
+    },
   });
-  afterAll(async () => {
-    await gateway?.close();
+  let port: number;
+  beforeAll(() => {
+    port = Number(new URL(gateway.url).port);
   });
 
   /** Opens a raw connection, lets `talk` write to it, and resolves with everything read once the server closes it. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
@@ -14,7 +15,7 @@ import {
   statusOfCode,
 } from '../support/fuzz-inputs';
 import { parseSse } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
 
 /**
@@ -42,24 +43,19 @@ function isJsonObject(text: string): boolean {
 }
 
 describe('fuzzed input', () => {
-  let gateway: RunningGateway;
-  let root: string;
-  let stateDir: string;
-
-  beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'agui-fuzz-root-'));
-    stateDir = await mkdtemp(path.join(tmpdir(), 'agui-fuzz-state-'));
-    gateway = await startGateway({
+  const root = mkdtempSync(path.join(tmpdir(), 'agui-fuzz-root-'));
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'agui-fuzz-state-'));
+  const gateway = useGateway({
+    env: {
       IAC_CODE_AGUI_UPSTREAM: 'demo',
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
       IAC_CODE_AGUI_STATE_DIR: stateDir,
       // Small, so the cache is full after the warm-up batch and cannot hide a leak as growth.
       IAC_CODE_AGUI_THREAD_CACHE_SIZE: '16',
       IAC_CODE_AGUI_INTERRUPT_TTL: '0',
-    });
+    },
   });
   afterAll(async () => {
-    await gateway?.close();
     await rm(root, { recursive: true, force: true });
     await rm(stateDir, { recursive: true, force: true });
   });

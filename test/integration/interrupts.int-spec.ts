@@ -20,8 +20,8 @@ import {
 } from '../support/interrupt-helpers';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 const ALLOW = { decision: 'allow_once' };
 const resolved = (interruptId: string, payload: unknown = ALLOW) => ({
@@ -40,23 +40,15 @@ const sessionOf = (events: BaseEvent[]): Session | undefined =>
 
 /** Human in the loop end to end : docs/behaviour/interrupts.md, docs/behaviour/cancel.md#cancel-route, against the kernel-like process. */
 describe('interrupts and resume', () => {
-  let upstream: KernelUpstream;
   let stateDir: string;
-  let gateways: RunningGateway[] = [];
-
-  const start = async (configure?: Parameters<typeof startGateway>[1], env: Record<string, string> = {}) => {
-    const gateway = await startGateway(
-      {
-        IAC_CODE_AGUI_A2A_URL: upstream.url,
-        IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-        IAC_CODE_AGUI_STATE_DIR: stateDir,
-        ...env,
-      },
-      configure,
-    );
-    gateways.push(gateway);
-    return gateway;
-  };
+  // Every gateway of a test shares the test's state directory, as a restarted service would.
+  const gateways = useGateway({
+    upstream: true,
+    env: () => ({ IAC_CODE_AGUI_STATE_DIR: stateDir }),
+    startBeforeAll: false,
+  });
+  const start = (configure?: Parameters<typeof gateways.start>[1], env: Record<string, string> = {}) =>
+    gateways.start(env, configure);
 
   /** Runs `script` on a new thread and returns its interrupt run, checked for conformance. */
   const interruptRun = async (gateway: RunningGateway, threadId: string, script = 'permission') => {
@@ -67,19 +59,11 @@ describe('interrupts and resume', () => {
     return { events: response.events, interrupts, session: sessionOf(response.events) as Session };
   };
 
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-  });
   beforeEach(async () => {
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-interrupts-'));
-    await upstream.clearFaults();
-    await upstream.setEnsureRestoredMode('current');
+    await gateways.upstream.clearFaults();
+    await gateways.upstream.setEnsureRestoredMode('current');
   });
-  afterEach(async () => {
-    await Promise.all(gateways.map((g) => g.close()));
-    gateways = [];
-  });
-  afterAll(() => upstream?.close());
 
   it('ends at a durable permission interrupt, then sends the exact DataPart to the same task', async () => {
     const gateway = await start();
@@ -116,7 +100,7 @@ describe('interrupts and resume', () => {
     expect(Object.keys(parked.execution.pending)).toEqual(['permission-1']);
     expect(parked.execution.pending['permission-1'].expiresAt).toBe(interrupt.expiresAt);
     expect(parked.execution.taskId).toBe(session.taskId);
-    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual({ id: session.taskId });
+    expect(await paramsOf(gateways.upstream, 'CancelTask')).not.toContainEqual({ id: session.taskId });
 
     const resumed = await postResume(gateway.url, 'perm-1', 'run-2', [resolved('permission-1')]);
     await expectConformantEvents(resumed.events);
@@ -125,7 +109,9 @@ describe('interrupts and resume', () => {
       executionId: session.executionId,
       taskId: session.taskId,
     });
-    const answers = (await answersTo(upstream, session.taskId)).filter((m) => m.messageId !== undefined);
+    const answers = (await answersTo(gateways.upstream, session.taskId)).filter(
+      (m) => m.messageId !== undefined,
+    );
     expect(answers).toEqual([
       expect.objectContaining({
         messageId: 'agui-resume-run-2-permission-1',
@@ -170,7 +156,7 @@ describe('interrupts and resume', () => {
       code: 'RESUME_PAYLOAD_INVALID',
       message: 'The interrupt response payload is invalid.',
     });
-    expect(await answersTo(upstream, session.taskId)).toEqual([]);
+    expect(await answersTo(gateways.upstream, session.taskId)).toEqual([]);
     expect(Object.keys(readThread(stateDir, 'perm-invalid').execution.pending)).toEqual(['permission-1']);
 
     const corrected = await postResume(gateway.url, 'perm-invalid', 'run-3', [resolved('permission-1')]);
@@ -211,13 +197,13 @@ describe('interrupts and resume', () => {
     const gateway = await start();
     const threadId = `perm-fault-${fault.mode}-${code}`;
     const { session } = await interruptRun(gateway, threadId);
-    await upstream.injectFault({ ...fault, times: 1 });
+    await gateways.upstream.injectFault({ ...fault, times: 1 });
     const failed = await postResume(gateway.url, threadId, 'run-2', [resolved('permission-1')]);
     await expectConformantEvents(failed.events);
     expect(failed.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code, message });
     expect(sessionOf(failed.events)).toBeUndefined();
     expect(Object.keys(readThread(stateDir, threadId).execution.pending)).toEqual(['permission-1']);
-    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual({ id: session.taskId });
+    expect(await paramsOf(gateways.upstream, 'CancelTask')).not.toContainEqual({ id: session.taskId });
 
     const retried = await postResume(gateway.url, threadId, 'run-3', [resolved('permission-1')]);
     expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
@@ -243,31 +229,32 @@ describe('interrupts and resume', () => {
       const { interrupts, session } = await interruptRun(gateway, threadId, 'pipeline');
       expect(interrupts.map((interrupt) => interrupt.id)).toEqual(['permission-1']);
       expect(readThread(stateDir, threadId).execution.pending['permission-1'].sideband).toBe(true);
-      await upstream.injectFault({ method: 'SendMessage', mode, times: 1 });
+      await gateways.upstream.injectFault({ method: 'SendMessage', mode, times: 1 });
       const failed = await postResume(gateway.url, threadId, 'run-2', [resolved('permission-1')]);
       expect(failed.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE', message });
       expect(Object.keys(readThread(stateDir, threadId).execution.pending)).toEqual(['permission-1']);
-      expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
+      expect(await paramsOf(gateways.upstream, 'CancelTask')).not.toContainEqual(
         expect.objectContaining({ id: session.taskId }),
       );
       const retried = await postResume(gateway.url, threadId, 'run-3', [resolved('permission-1')]);
       await expectConformantEvents(retried.events);
       expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
       expect(
-        (await paramsOf(upstream, 'SendMessage')).filter((p) => p.message.taskId === session.taskId),
+        (await paramsOf(gateways.upstream, 'SendMessage')).filter((p) => p.message.taskId === session.taskId),
       ).toHaveLength(2);
     },
   );
 
   it('keeps the interrupt when the client leaves while its answer is still unanswered by A2A', async () => {
+    const HELD_ANSWER_MS = 1500;
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-leave');
     // A2A holds the answer back for a while (then fails it): the client leaves in between.
-    await upstream.injectFault({
+    await gateways.upstream.injectFault({
       method: 'SendStreamingMessage',
       mode: 'rpc-error',
       times: 1,
-      delayMs: 1500,
+      delayMs: HELD_ANSWER_MS,
     });
     const left = await postResume(
       gateway.url,
@@ -280,12 +267,14 @@ describe('interrupts and resume', () => {
       },
     );
     expect(typesOf(left.events)).toEqual(['RUN_STARTED']);
-    await new Promise((resolve) => setTimeout(resolve, 1800));
+    // A timer on purpose: the gateway logs nothing for a run whose client left and the scripted kernel
+    // reports nothing when it answers, so the only "event" is the hold running out; look after it.
+    await new Promise((resolve) => setTimeout(resolve, HELD_ANSWER_MS + 300));
     const state = readThread(stateDir, 'perm-leave');
     expect(Object.keys(state.execution.pending)).toEqual(['permission-1']);
     expect(state.execution.taskId).toBe(session.taskId);
     expect(state.terminalExecutionIds).not.toContain(session.executionId);
-    expect(await paramsOf(upstream, 'CancelTask')).not.toContainEqual(
+    expect(await paramsOf(gateways.upstream, 'CancelTask')).not.toContainEqual(
       expect.objectContaining({ id: session.taskId }),
     );
     const retried = await postResume(gateway.url, 'perm-leave', 'run-3', [resolved('permission-1')]);
@@ -295,11 +284,11 @@ describe('interrupts and resume', () => {
   it('stops at the session restore preflight when the backup is not ready, sending nothing', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-restore');
-    await upstream.setEnsureRestoredMode('not-ready-once');
-    const before = (await upstream.requests()).length;
+    await gateways.upstream.setEnsureRestoredMode('not-ready-once');
+    const before = (await gateways.upstream.requests()).length;
     const failed = await postResume(gateway.url, 'perm-restore', 'run-2', [resolved('permission-1')]);
     expect(failed.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'SESSION_BACKUP_NOT_READY' });
-    const after = (await upstream.requests()).slice(before);
+    const after = (await gateways.upstream.requests()).slice(before);
     expect(after.map((entry) => entry.path)).toEqual(['/iac-code/session/ensure-restored']);
     expect(after[0].body).toEqual({
       cwd: readThread(stateDir, 'perm-restore').cwd,
@@ -312,15 +301,15 @@ describe('interrupts and resume', () => {
   it('answers EXECUTION_LOST when the kernel cannot restore the session, before GetTask', async () => {
     const gateway = await start();
     await interruptRun(gateway, 'perm-lost');
-    await upstream.setEnsureRestoredMode('unsupported');
-    const before = (await upstream.requests()).length;
+    await gateways.upstream.setEnsureRestoredMode('unsupported');
+    const before = (await gateways.upstream.requests()).length;
     const failed = await postResume(gateway.url, 'perm-lost', 'run-2', [resolved('permission-1')]);
     expect(failed.events.at(-1)).toMatchObject({
       type: 'RUN_ERROR',
       code: 'EXECUTION_LOST',
       message: 'The iac-code session to resume is unavailable.',
     });
-    expect((await upstream.requests()).slice(before).map((entry) => entry.path)).toEqual([
+    expect((await gateways.upstream.requests()).slice(before).map((entry) => entry.path)).toEqual([
       '/iac-code/session/ensure-restored',
     ]);
   });
@@ -365,7 +354,7 @@ describe('interrupts and resume', () => {
       code: 'EXECUTION_LOST',
       message: 'The resume request does not match the interrupted run.',
     });
-    expect(await answersTo(upstream, session.taskId)).toEqual([]);
+    expect(await answersTo(gateways.upstream, session.taskId)).toEqual([]);
 
     const accepted = await postResume(gateway.url, 'perm-rules', 'run-ok', [resolved('permission-1')]);
     expect(accepted.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
@@ -375,7 +364,7 @@ describe('interrupts and resume', () => {
       code: 'RESUME_ALREADY_APPLIED',
       message: 'The interrupt response has already been applied.',
     });
-    expect(await answersTo(upstream, session.taskId)).toHaveLength(1);
+    expect(await answersTo(gateways.upstream, session.taskId)).toHaveLength(1);
   });
 
   it('sends a question answer as text to the same task and closes the question tool once', async () => {
@@ -396,7 +385,7 @@ describe('interrupts and resume', () => {
     ]);
     await expectConformantEvents(resumed.events);
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    const answers = await answersTo(upstream, session.taskId);
+    const answers = await answersTo(gateways.upstream, session.taskId);
     expect(answers).toEqual([
       expect.objectContaining({
         messageId: 'agui-resume-run-2',
@@ -423,7 +412,7 @@ describe('interrupts and resume', () => {
       code: 'CANCELLED',
       message: 'The execution was cancelled by the interrupt response.',
     });
-    expect(await paramsOf(upstream, 'CancelTask')).toContainEqual(
+    expect(await paramsOf(gateways.upstream, 'CancelTask')).toContainEqual(
       expect.objectContaining({ id: session.taskId }),
     );
     expect(readThread(stateDir, 'question-cancel').execution.pending).toEqual({});
@@ -434,11 +423,11 @@ describe('interrupts and resume', () => {
     const { session } = await interruptRun(first, 'perm-restart');
     await first.close();
     const second = await start();
-    const before = (await upstream.requests()).length;
+    const before = (await gateways.upstream.requests()).length;
     const resumed = await postResume(second.url, 'perm-restart', 'run-2', [resolved('permission-1')]);
     await expectConformantEvents(resumed.events);
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    const calls = (await upstream.requests())
+    const calls = (await gateways.upstream.requests())
       .slice(before)
       .map((entry) => entry.rpcMethod ?? entry.path.split('?')[0])
       .filter((call) => call !== '/.well-known/agent-card.json');
@@ -449,11 +438,11 @@ describe('interrupts and resume', () => {
       'SendStreamingMessage',
     ]);
     // The published adapter sends the protocol version on every call, the extension routes included.
-    const versions = (await upstream.requests())
+    const versions = (await gateways.upstream.requests())
       .slice(before)
       .map((entry) => [entry.rpcMethod ?? entry.path.split('?')[0], entry.headers['a2a-version']]);
     expect(versions.filter(([, version]) => version !== '1.0')).toEqual([]);
-    expect(await answersTo(upstream, session.taskId)).toHaveLength(1);
+    expect(await answersTo(gateways.upstream, session.taskId)).toHaveLength(1);
     expect(sessionOf(resumed.events)).toMatchObject({
       executionId: session.executionId,
       sessionId: session.sessionId,
@@ -515,7 +504,7 @@ describe('interrupts and resume', () => {
     });
     const taskId = sessionOf(response.events)?.taskId as string;
     const cancels = await eventually(
-      () => paramsOf(upstream, 'CancelTask'),
+      () => paramsOf(gateways.upstream, 'CancelTask'),
       (params) => params.some((p) => p.id === taskId),
     );
     expect(cancels.map((p) => p.id)).toContain(taskId);
@@ -537,11 +526,11 @@ describe('interrupts and resume', () => {
         message: 'The interrupted execution has expired.',
       });
       const cancels = await eventually(
-        () => paramsOf(upstream, 'CancelTask'),
+        () => paramsOf(gateways.upstream, 'CancelTask'),
         (params) => params.some((p) => p.id === session.taskId),
       );
       expect(cancels.map((p) => p.id)).toContain(session.taskId);
-      expect(await answersTo(upstream, session.taskId)).toEqual([]);
+      expect(await answersTo(gateways.upstream, session.taskId)).toEqual([]);
       const state = readThread(stateDir, 'expiry-1');
       expect(state.execution.pending).toEqual({});
       expect(state.execution.endReason).toBe('expired');
@@ -566,11 +555,11 @@ describe('interrupts and resume', () => {
       expect(typesOf(given.events)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
       expect(given.events.at(-1)).toMatchObject({ outcome: { type: 'success' } });
       const cancels = await eventually(
-        () => paramsOf(upstream, 'CancelTask'),
+        () => paramsOf(gateways.upstream, 'CancelTask'),
         (params) => params.some((p) => p.id === session.taskId),
       );
       expect(cancels.map((p) => p.id)).toContain(session.taskId);
-      expect(await answersTo(upstream, session.taskId)).toEqual([]);
+      expect(await answersTo(gateways.upstream, session.taskId)).toEqual([]);
       const state = readThread(stateDir, 'expiry-cancelled');
       expect(state.execution.pending).toEqual({});
       expect(state.terminalExecutionIds).toContain(session.executionId);
@@ -592,7 +581,7 @@ describe('interrupts and resume', () => {
       expect(next.status).toBe(200);
       expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
       const cancels = await eventually(
-        () => paramsOf(upstream, 'CancelTask'),
+        () => paramsOf(gateways.upstream, 'CancelTask'),
         (params) => params.some((p) => p.id === session.taskId),
       );
       expect(cancels.map((p) => p.id)).toContain(session.taskId);
@@ -611,7 +600,7 @@ describe('interrupts and resume', () => {
     expect(state.execution.pending).toEqual({});
     expect(state.execution.endReason).toBe('expired');
     expect(state.terminalExecutionIds).toContain(session.executionId);
-    expect((await paramsOf(upstream, 'CancelTask')).map((p) => p.id)).toContain(session.taskId);
+    expect((await paramsOf(gateways.upstream, 'CancelTask')).map((p) => p.id)).toContain(session.taskId);
     // A resume after the timer fired gets the same code as one that finds the interrupt expired itself,
     // in this process and after a restart.
     const expired = {
@@ -625,7 +614,7 @@ describe('interrupts and resume', () => {
     const restarted = await start(undefined, { IAC_CODE_AGUI_INTERRUPT_TTL: '1' });
     const afterRestart = await postResume(restarted.url, 'expiry-timer', 'run-3', [resolved('permission-1')]);
     expect(afterRestart.events.at(-1)).toMatchObject(expired);
-    expect(await answersTo(upstream, session.taskId)).toEqual([]);
+    expect(await answersTo(gateways.upstream, session.taskId)).toEqual([]);
   });
 
   it('omits expiresAt when IAC_CODE_AGUI_INTERRUPT_TTL=0', async () => {

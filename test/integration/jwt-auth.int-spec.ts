@@ -1,12 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey } from 'jose';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { runInput } from '../support/run-input';
 import { postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
 
 const ISSUER = 'https://issuer.agui.test/';
@@ -14,9 +12,8 @@ const AUDIENCE = 'agui-gateway';
 
 /** JWT mode: tokens signed by a local JWKS, served by a tiny HTTP server. */
 describe('JWT auth mode', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
   let jwks: Server;
+  let jwksUrl: string;
   let signingKey: CryptoKey;
   let strangerKey: CryptoKey;
 
@@ -44,18 +41,18 @@ describe('JWT auth mode', () => {
     });
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const { port } = jwks.address() as AddressInfo;
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    jwksUrl = `http://127.0.0.1:${port}/.well-known/jwks.json`;
+  });
+  // Declared after the JWKS server's beforeAll, so the gateway starts once its URL is known.
+  const gateway = useGateway({
+    upstream: true,
+    env: () => ({
       IAC_CODE_AGUI_JWT_ISSUER: ISSUER,
       IAC_CODE_AGUI_JWT_AUDIENCE: AUDIENCE,
-      IAC_CODE_AGUI_JWT_JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`,
-    });
+      IAC_CODE_AGUI_JWT_JWKS_URL: jwksUrl,
+    }),
   });
   afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
     await new Promise((resolve) => jwks?.close(resolve));
   });
 

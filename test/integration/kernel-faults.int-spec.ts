@@ -1,12 +1,11 @@
 import type { BaseEvent } from '@ag-ui/core';
-import * as os from 'node:os';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { startFaultProxy, type FaultMode, type FaultProxy } from '../support/fault-proxy';
 import { interruptsOf, paramsOf, postResume } from '../support/interrupt-helpers';
 import { runInput } from '../support/run-input';
 import { eventually, postRun, type SseResponse } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 const CANCEL_TIMEOUT_SECONDS = 1;
 /** How long a test waits for the thread to be free: the cancel timeout, plus room for a loaded machine. */
@@ -23,7 +22,15 @@ const taskIdOf = (events: BaseEvent[]) =>
  * within the stream idle / call deadlines, or within the cancel timeout once the client has left.
  */
 describe('kernel faults: deadlines, closed spans and a free thread', () => {
-  let upstream: KernelUpstream;
+  // Pings every 200 ms: a healthy stream is never silent for the bounded gateway's 1 s.
+  const gateways = useGateway({
+    upstream: { pingMs: 200 },
+    env: () => ({
+      IAC_CODE_AGUI_A2A_URL: proxy.url,
+      IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: String(CANCEL_TIMEOUT_SECONDS),
+    }),
+    startBeforeAll: false,
+  });
   let proxy: FaultProxy;
   /** Short deadlines: a silent stream ends after 1 s, a unary call after 2 s. */
   let bounded: RunningGateway;
@@ -31,31 +38,17 @@ describe('kernel faults: deadlines, closed spans and a free thread', () => {
   let patient: RunningGateway;
 
   beforeAll(async () => {
-    // Pings every 200 ms: a healthy stream is never silent for the bounded gateway's 1 s.
-    upstream = await startKernelUpstream({ pingMs: 200 });
-    proxy = await startFaultProxy(upstream.url);
-    const common = {
-      IAC_CODE_AGUI_A2A_URL: proxy.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: String(CANCEL_TIMEOUT_SECONDS),
-    };
-    bounded = await startGateway({
-      ...common,
+    proxy = await startFaultProxy(gateways.upstream.url);
+    bounded = await gateways.start({
       IAC_CODE_AGUI_A2A_IDLE_SECONDS: '1',
       IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS: '2',
     });
-    patient = await startGateway({
-      ...common,
+    patient = await gateways.start({
       IAC_CODE_AGUI_A2A_IDLE_SECONDS: '600',
       IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS: '600',
     });
   });
-  afterAll(async () => {
-    await bounded?.close();
-    await patient?.close();
-    await proxy?.close();
-    await upstream?.close();
-  });
+  afterAll(() => proxy?.close());
 
   /** A normal turn on the thread is admitted and finishes: nothing holds the thread. */
   const expectThreadFree = async (gateway: RunningGateway, threadId: string, runId: string) => {
@@ -75,7 +68,8 @@ describe('kernel faults: deadlines, closed spans and a free thread', () => {
     );
     expect(ping.status).toBe('Healthy');
   };
-  const cancelledTaskIds = async () => (await paramsOf(upstream, 'CancelTask')).map((params) => params.id);
+  const cancelledTaskIds = async () =>
+    (await paramsOf(gateways.upstream, 'CancelTask')).map((params) => params.id);
 
   it.each<{ mode: FaultMode; afterFrames?: number; cancels: boolean }>([
     { mode: 'hang', cancels: false },

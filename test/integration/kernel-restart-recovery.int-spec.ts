@@ -5,8 +5,8 @@ import { interruptsOf, postResume } from '../support/interrupt-helpers';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { runInput } from '../support/run-input';
 import { postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 
 type Session = BaseEvent & { name?: string; value?: { executionId?: string } };
 
@@ -16,18 +16,24 @@ type Session = BaseEvent & { name?: string; value?: { executionId?: string } };
  * cancel route and a new turn each end that execution and free the thread; an answering resume is refused.
  */
 describe('after a kernel restart: recovery of a parked thread', () => {
+  // The kernel is this file's own (it is replaced mid-setup); the gateway reaches it through the proxy.
   let kernel: KernelUpstream;
   let proxy: FaultProxy;
-  let gateway: RunningGateway;
   const parked = new Map<string, { interruptId: string; executionId: string }>();
 
   beforeAll(async () => {
     kernel = await startKernelUpstream();
     proxy = await startFaultProxy(kernel.url);
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: proxy.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-    });
+  });
+  const gateway = useGateway({
+    env: () => ({ IAC_CODE_AGUI_A2A_URL: proxy.url, IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir() }),
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await kernel?.close();
+  });
+
+  beforeAll(async () => {
     for (const threadId of ['cancelled-resume', 'resolved-resume', 'new-turn']) {
       const run = await postRun(gateway.url, runInput({ threadId, text: 'permission' }));
       const [interrupt] = interruptsOf(run.events) ?? [];
@@ -40,11 +46,6 @@ describe('after a kernel restart: recovery of a parked thread', () => {
     await kernel.close();
     kernel = await startKernelUpstream();
     proxy.retarget(kernel.url);
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await proxy?.close();
-    await kernel?.close();
   });
 
   const expectNewTurnAdmitted = async (threadId: string, runId: string) => {

@@ -6,6 +6,7 @@ import {
   JsonRpcTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
+import { eventually } from '../support/sse-client';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 import type { Json } from '../support/interrupt-helpers';
 
@@ -166,12 +167,10 @@ async function getTask(task: Task): Promise<Json> {
 
 /** The task's state once the SDK's store caught up with the stream (it saves after publishing). */
 async function settledStateOf(task: Task, expected = 'TASK_STATE_COMPLETED'): Promise<string> {
-  let state = '';
-  for (let i = 0; i < 50 && state !== expected; i++) {
-    state = (await getTask(task)).status.state as string;
-    if (state !== expected) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return state;
+  return eventually(
+    async () => (await getTask(task)).status.state as string,
+    (state) => state === expected,
+  );
 }
 
 /** The journal entries of messages sent to `task`. */

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { findExecutable } from '../../src/a2a/managed/find-executable';
 import { IacCodeProcess, IacCodeStartError } from '../../src/a2a/managed/iac-code-process';
 import { isAlive } from '../support/child-processes';
+import { eventually } from '../support/sse-client';
 
 const FAKE_DIRECTORY = path.resolve(__dirname, '../support/fake-iac-code');
 // Node 24 (the one running Jest) first, so the fake's `#!/usr/bin/env node` never picks the system Node 20.
@@ -98,7 +98,11 @@ describe('IacCodeProcess with a fake iac-code', () => {
     const health = await fetch(`${url}health`, { headers: { authorization: `Bearer ${child.token}` } });
     expect(health.status).toBe(200);
     expect((await fetch(`${url}health`)).status).toBe(401);
-    for (let i = 0; i < 50 && debugLines.length === 0; i++) await sleep(20);
+    // The child's own line is relayed as it arrives on its stderr.
+    await eventually(
+      async () => debugLines.join('\n'),
+      (text) => text.includes('listening on'),
+    );
     expect(debugLines.join('\n')).toContain(`listening on ${port} with token ***`);
     expect(debugLines.join('\n')).not.toContain(child.token);
 
@@ -153,7 +157,10 @@ describe('IacCodeProcess with a fake iac-code', () => {
     await child.start();
 
     process.kill(recorded().pid, 'SIGKILL');
-    for (let i = 0; i < 50 && errorLines.length === 0; i++) await sleep(20);
+    await eventually(
+      async () => errorLines.length,
+      (count) => count > 0,
+    ); // logged once the exit is seen
 
     expect(errorLines).toEqual([expect.stringContaining('exited unexpectedly code=null signal=SIGKILL')]);
   });

@@ -2,7 +2,8 @@ import * as os from 'node:os';
 import { RunMetrics } from '../../src/metrics/run-metrics';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 const TOKEN = 'ops-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -27,17 +28,8 @@ const parsed = (gateway: RunningGateway): LogLine[] =>
   gateway.logs.map((line) => JSON.parse(line) as LogLine);
 
 describe('operations: /metrics and request logs', () => {
-  let gateway: RunningGateway;
-  let publicGateway: RunningGateway;
-
-  beforeAll(async () => {
-    gateway = await startGateway(env());
-    publicGateway = await startGateway(env({ IAC_CODE_AGUI_METRICS_PUBLIC: 'true' }));
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await publicGateway?.close();
-  });
+  const gateway = useGateway({ env: env() });
+  const publicGateway = useGateway({ env: env({ IAC_CODE_AGUI_METRICS_PUBLIC: 'true' }) });
 
   it.each([
     { name: 'no token', headers: {}, language: 'en', message: 'A valid bearer token is required.' },

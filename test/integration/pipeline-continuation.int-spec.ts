@@ -23,8 +23,7 @@ import {
   upstreamTaskState,
 } from '../support/pipeline-run-checks';
 import { eventually } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 import type { Json } from '../support/interrupt-helpers';
 
 /**
@@ -35,19 +34,10 @@ import type { Json } from '../support/interrupt-helpers';
  * nothing (eof) → A2A_UNAVAILABLE, no RUN_FINISHED, nothing pending, and the task cancelled.
  */
 
-let upstream: KernelUpstream;
-let gateway: RunningGateway;
-let stateDir: string;
-
-beforeAll(async () => {
-  upstream = await startKernelUpstream({ token: KERNEL_TOKEN });
-  stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-continuation-'));
-  gateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
+const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-continuation-'));
+const gateway = useGateway({
+  upstream: { token: KERNEL_TOKEN },
+  env: ({ upstream }) => pipelineGatewayEnv(upstream, stateDir),
 });
 
 const CONTINUATIONS: readonly SelectionContinuation[] = ['input', 'completed', 'failed', 'eof'];
@@ -96,7 +86,7 @@ async function expectNativeContinuation(
   expect(interruptIdsOf(first)).toEqual(['selection-1']);
 
   // One prompt (the option's label, to the same task) and exactly one subscription.
-  const calls = await callsFor(upstream, taskId, threadId);
+  const calls = await callsFor(gateway.upstream, taskId, threadId);
   const counts = countByMethod(calls);
   expect(counts.SendStreamingMessage).toBe(2);
   expect(counts.SubscribeToTask).toBe(1);
@@ -129,18 +119,18 @@ async function expectNativeContinuation(
   if (continuation === 'eof') {
     expect(second.map((event) => event.type)).not.toContain(EventType.RUN_FINISHED);
     const cancels = await eventually(
-      async () => (await callsFor(upstream, taskId)).filter((call) => call.method === 'CancelTask'),
+      async () => (await callsFor(gateway.upstream, taskId)).filter((call) => call.method === 'CancelTask'),
       (found) => found.length > 0,
     );
     expect(cancels).toHaveLength(1);
     expect(
       await eventually(
-        () => upstreamTaskState(upstream, taskId),
+        () => upstreamTaskState(gateway.upstream, taskId),
         (s) => s === 'TASK_STATE_CANCELED',
       ),
     ).toBe('TASK_STATE_CANCELED');
   } else {
-    expect(countByMethod(await callsFor(upstream, taskId)).CancelTask).toBeUndefined();
+    expect(countByMethod(await callsFor(gateway.upstream, taskId)).CancelTask).toBeUndefined();
   }
 }
 

@@ -18,8 +18,7 @@ import {
   taskIdOf,
   textOf,
 } from '../support/pipeline-run-checks';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 import type { Json } from '../support/interrupt-helpers';
 
 /**
@@ -27,23 +26,14 @@ import type { Json } from '../support/interrupt-helpers';
  * by a streaming call, and a sideband answer whose task completes between GetTask and SubscribeToTask.
  */
 
-let upstream: KernelUpstream;
-let gateway: RunningGateway;
-let stateDir: string;
-
-beforeAll(async () => {
-  upstream = await startKernelUpstream({ token: KERNEL_TOKEN });
-  stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-runs-'));
-  gateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
+const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-runs-'));
+const gateway = useGateway({
+  upstream: { token: KERNEL_TOKEN },
+  env: ({ upstream }) => pipelineGatewayEnv(upstream, stateDir),
 });
 
 afterEach(async () => {
-  await upstream.clearFaults();
+  await gateway.upstream.clearFaults();
 });
 
 const ALLOW_ONCE = [{ interruptId: 'permission-1', payload: { decision: 'allow_once' } }];
@@ -94,7 +84,7 @@ describe('a Pipeline-mode run is translated to standard AG-UI', () => {
   });
 
   it('the kernel got run_mode "pipeline" in the A2A metadata, and one streaming call', async () => {
-    const calls = await callsFor(upstream, taskId, 'pipeline-normal');
+    const calls = await callsFor(gateway.upstream, taskId, 'pipeline-normal');
     expect(calls.map((call) => call.method)).toEqual(['SendStreamingMessage']);
     expect(calls[0].params.message.metadata.iac_code.run_mode).toBe('pipeline');
   });
@@ -120,7 +110,7 @@ describe('a top-level Pipeline permission is answered with a streaming call', ()
     expect(isSuccess(second)).toBe(true);
     expect(stepBalanceProblems(second)).toEqual([]);
     expect(textOf(second)).toContain('Candidate A checked the workspace.');
-    const calls = await callsFor(upstream, taskId, 'pipeline-top');
+    const calls = await callsFor(gateway.upstream, taskId, 'pipeline-top');
     expect(countByMethod(calls)).toMatchObject({ SendStreamingMessage: 2 });
     expect(countByMethod(calls).SendMessage).toBeUndefined();
     const answer = calls.filter((call) => call.method === 'SendStreamingMessage')[1].params.message;
@@ -161,12 +151,12 @@ describe('the task completes between GetTask and SubscribeToTask', () => {
     expect(interruptIdsOf(first)).toEqual(['permission-1']);
     const taskId = taskIdOf(first);
     const heldFault = { method: 'SubscribeToTask', mode, delayMs: 800 };
-    await upstream.injectFault(heldFault);
+    await gateway.upstream.injectFault(heldFault);
 
     const second = await runThrough(gateway.url, pipelineResume(threadId, 'run-2', ALLOW_ONCE));
     expect(isSuccess(second)).toBe(true);
     expect(stepBalanceProblems(second)).toEqual([]);
-    const calls = await callsFor(upstream, taskId, threadId);
+    const calls = await callsFor(gateway.upstream, taskId, threadId);
     expect(calls.map((call) => call.method)).toEqual([
       'SendStreamingMessage',
       'GetTask',

@@ -20,8 +20,7 @@ import {
   textOf,
   upstreamTaskState,
 } from '../support/pipeline-run-checks';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 import type { Json } from '../support/interrupt-helpers';
 
 /**
@@ -32,18 +31,10 @@ import type { Json } from '../support/interrupt-helpers';
  * route, and follows the task to completion.
  */
 
-let upstream: KernelUpstream;
-
-beforeAll(async () => {
-  upstream = await startKernelUpstream({ token: KERNEL_TOKEN });
-});
-
-afterAll(async () => {
-  await upstream?.close();
-});
+const gateways = useGateway({ upstream: { token: KERNEL_TOKEN }, startBeforeAll: false });
 
 afterEach(async () => {
-  await upstream.clearFaults();
+  await gateways.upstream.clearFaults();
 });
 
 const ALLOW_ONCE = [{ interruptId: 'permission-1', payload: { decision: 'allow_once' } }];
@@ -60,21 +51,15 @@ interface Scenario {
 /** Run 1 on one gateway, then close it; run 2 (the resume) on a fresh gateway on the same state directory. */
 async function interruptThenResumeOnFreshGateway(threadId: string): Promise<Scenario> {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-pipeline-'));
-  let gateway: RunningGateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
-  let first: BaseEvent[];
-  try {
-    first = await runThrough(gateway.url, pipelineTurn(threadId, 'pipeline'));
-  } finally {
-    await gateway.close();
-  }
+  const env = pipelineGatewayEnv(gateways.upstream, stateDir);
+  const initial = await gateways.start(env);
+  const first = await runThrough(initial.url, pipelineTurn(threadId, 'pipeline'));
+  await initial.close();
   const fileAtInterrupt = readThreadFile(stateDir, threadId) as unknown as Json;
-  gateway = await startGateway(pipelineGatewayEnv(upstream, stateDir));
-  try {
-    const second = await runThrough(gateway.url, pipelineResume(threadId, 'run-2', ALLOW_ONCE));
-    return { stateDir, first, second, taskId: taskIdOf(first), fileAtInterrupt };
-  } finally {
-    await gateway.close();
-  }
+  const fresh = await gateways.start(env);
+  const second = await runThrough(fresh.url, pipelineResume(threadId, 'run-2', ALLOW_ONCE));
+  await fresh.close();
+  return { stateDir, first, second, taskId: taskIdOf(first), fileAtInterrupt };
 }
 
 describe('a parallel candidate waits while the other keeps running; a fresh gateway resumes', () => {
@@ -131,9 +116,9 @@ describe('a parallel candidate waits while the other keeps running; a fresh gate
   it('exactly one interrupt across both runs; the task is never cancelled or failed, and completes', async () => {
     const { first, second, taskId } = scenario;
     expect([...interruptIdsOf(first), ...interruptIdsOf(second)]).toEqual(['permission-1']);
-    const calls = await callsFor(upstream, taskId);
+    const calls = await callsFor(gateways.upstream, taskId);
     expect(calls.map((call) => call.method)).not.toContain('CancelTask');
-    expect(await upstreamTaskState(upstream, taskId)).toBe('TASK_STATE_COMPLETED');
+    expect(await upstreamTaskState(gateways.upstream, taskId)).toBe('TASK_STATE_COMPLETED');
   });
 
   it('the state file ends with nothing pending and the execution terminal', () => {
@@ -194,7 +179,7 @@ describe('steps balanced across the interrupt and the resume run', () => {
   });
 
   it('recovery asked for the envelopes after the persisted cursor', async () => {
-    const recoveries = (await callsFor(upstream, scenario.taskId)).filter(
+    const recoveries = (await callsFor(gateways.upstream, scenario.taskId)).filter(
       (call) => call.method === 'pipeline-state',
     );
     expect(recoveries[0].params).toEqual({ taskId: scenario.taskId, afterSequence: '8' });
@@ -210,7 +195,7 @@ describe('a sub-pipeline permission is answered sideband', () => {
 
   it('non-streaming SendMessage with the exact DataPart, then GetTask and SubscribeToTask; one streaming call', async () => {
     const { taskId } = scenario;
-    const calls = await callsFor(upstream, taskId, 'pipeline-sideband');
+    const calls = await callsFor(gateways.upstream, taskId, 'pipeline-sideband');
     const methods = calls.map((call) => call.method);
     expect(methods).toEqual([
       'SendStreamingMessage',
@@ -245,7 +230,7 @@ describe('a sub-pipeline permission is answered sideband', () => {
   });
 
   it('the first run sent run_mode "pipeline" in the A2A metadata', async () => {
-    const [opening] = await callsFor(upstream, scenario.taskId, 'pipeline-sideband');
+    const [opening] = await callsFor(gateways.upstream, scenario.taskId, 'pipeline-sideband');
     expect(opening.params.message.metadata.iac_code.run_mode).toBe('pipeline');
   });
 });

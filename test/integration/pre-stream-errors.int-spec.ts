@@ -1,11 +1,7 @@
 import * as http from 'node:http';
-import * as os from 'node:os';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream } from '../support/start-kernel-upstream';
 import { runInput } from '../support/run-input';
-import { parseSse, postRun } from '../support/sse-client';
-
-type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
+import { openRun, parseSse, postRun } from '../support/sse-client';
+import { useGateway } from '../support/use-gateway';
 
 const TOKEN = 'gateway-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -112,21 +108,9 @@ const cases: Case[] = [
 ];
 
 describe('errors before the stream starts, on both faces', () => {
-  let upstream: Upstream;
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_HEARTBEAT_SECONDS: '5',
-    });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
+  const gateway = useGateway({
+    upstream: true,
+    env: { IAC_CODE_AGUI_AUTH_TOKEN: TOKEN, IAC_CODE_AGUI_HEARTBEAT_SECONDS: '5' },
   });
 
   it.each(cases)(
@@ -206,17 +190,16 @@ describe('errors before the stream starts, on both faces', () => {
   });
 
   it('answers 409 THREAD_BUSY while the thread has an active run', async () => {
-    const controller = new AbortController();
-    const first = postRun(gateway.url, runInput({ threadId: 'busy-1', runId: 'run-a', text: 'silent' }), {
+    const first = openRun(gateway.url, runInput({ threadId: 'busy-1', runId: 'run-a', text: 'silent' }), {
       headers: AUTH,
-      signal: controller.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // RUN_STARTED goes out once the run is admitted and holds the thread's slot.
+    await first.waitForEvent((event) => event.type === 'RUN_STARTED');
     const second = await postRun(gateway.url, runInput({ threadId: 'busy-1', runId: 'run-b' }), {
       headers: AUTH,
     });
-    controller.abort();
-    await first;
+    first.abort();
+    await first.finished;
     expect(second.status).toBe(409);
     expect(JSON.parse(second.text)).toEqual({
       error: { code: 'THREAD_BUSY', message: 'The AG-UI thread already has an active run.' },

@@ -1,6 +1,5 @@
 import type { BaseEvent, Interrupt } from '@ag-ui/core';
 import Redis from 'ioredis';
-import * as os from 'node:os';
 import { redisThreadKeys } from '../../src/threads/redis-thread-keys';
 import { RedisThreadStore } from '../../src/threads/redis-thread-store';
 import {
@@ -11,8 +10,8 @@ import { THREAD_STORE } from '../../src/threads/thread-store';
 import { startRedisServer, type RunningRedis } from '../support/redis-server';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 import type { Json } from '../support/interrupt-helpers';
 
 /**
@@ -24,32 +23,39 @@ const LEASE_TTL_MS = 600;
 
 let redis: RunningRedis;
 let raw: Redis;
-let upstream: KernelUpstream;
-let gateways: RunningGateway[] = [];
 let keyPrefix: string;
 let prefixCount = 0;
 
+beforeAll(async () => {
+  redis = await startRedisServer();
+  raw = new Redis(redis.url);
+});
+/** Replicas on one Redis (each test its own key prefix), closed after the test that started them. */
+const replicas = useGateway({
+  upstream: true,
+  env: () => ({
+    IAC_CODE_AGUI_STATE_STORE: 'redis',
+    IAC_CODE_AGUI_REDIS_URL: redis.url,
+    IAC_CODE_AGUI_REDIS_KEY_PREFIX: keyPrefix,
+    IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '1',
+    IAC_CODE_AGUI_DRAIN_SECONDS: '1',
+  }),
+  configure: (builder) =>
+    builder.overrideProvider(REDIS_THREAD_STORE_OPTIONS).useValue({
+      ...DEFAULT_REDIS_THREAD_STORE_OPTIONS,
+      leaseTtlMs: LEASE_TTL_MS,
+      lockTtlMs: 1_000,
+      lockWaitMs: 5_000,
+    }),
+  startBeforeAll: false,
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await redis?.close();
+});
+
 async function startReplica(env: Record<string, string> = {}): Promise<RunningGateway> {
-  const gateway = await startGateway(
-    {
-      ...env,
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_STATE_STORE: 'redis',
-      IAC_CODE_AGUI_REDIS_URL: redis.url,
-      IAC_CODE_AGUI_REDIS_KEY_PREFIX: keyPrefix,
-      IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '1',
-      IAC_CODE_AGUI_DRAIN_SECONDS: '1',
-    },
-    (builder) =>
-      builder.overrideProvider(REDIS_THREAD_STORE_OPTIONS).useValue({
-        ...DEFAULT_REDIS_THREAD_STORE_OPTIONS,
-        leaseTtlMs: LEASE_TTL_MS,
-        lockTtlMs: 1_000,
-        lockWaitMs: 5_000,
-      }),
-  );
-  gateways.push(gateway);
+  const gateway = await replicas.start(env);
   // A cancel published before the subscription is confirmed would not reach this replica.
   await storeOf(gateway).whenSubscribed();
   return gateway;
@@ -116,26 +122,14 @@ const interruptsOf = (events: BaseEvent[]): Interrupt[] | undefined => {
 
 /** Messages the kernel received for a task after it started: the interrupt answers (docs/behaviour/interrupts.md#forwarding-answers). */
 async function answersTo(taskId: string): Promise<Json[]> {
-  return (await upstream.requests())
+  return (await replicas.upstream.requests())
     .filter((entry) => entry.rpcMethod === 'SendStreamingMessage' || entry.rpcMethod === 'SendMessage')
     .map((entry) => (entry.body as { params: Json }).params.message as Json)
     .filter((message) => message.taskId === taskId);
 }
 
-beforeAll(async () => {
-  [redis, upstream] = await Promise.all([startRedisServer(), startKernelUpstream()]);
-  raw = new Redis(redis.url);
-});
 beforeEach(() => {
   keyPrefix = `scale${++prefixCount}:`;
-});
-afterEach(async () => {
-  await Promise.all(gateways.map((gateway) => gateway.close()));
-  gateways = [];
-});
-afterAll(async () => {
-  raw?.disconnect();
-  await Promise.all([upstream?.close(), redis?.close()]);
 });
 
 describe('two replicas on one Redis', () => {
@@ -153,7 +147,7 @@ describe('two replicas on one Redis', () => {
     expect(await answer.json()).toEqual({ executionId: open.executionId, status: 'cancelled' });
     const run = await open.response; // ends through pub/sub, long before the kernel's own end
     expect(run.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
-    const cancels = (await upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask');
+    const cancels = (await replicas.upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask');
     expect(cancels.map((entry) => (entry.body as Json).params.id)).toContain(open.taskId);
     // The lease was released: the thread takes a new turn through B at once.
     const next = await postRun(b.url, runInput({ threadId: 'busy-thread', runId: 'run-3' }));
@@ -202,8 +196,10 @@ describe('two replicas on one Redis', () => {
       5_000,
     );
     expect(expired).toMatchObject({ execution: { pending: {}, taskId: null, lastTaskId: taskId } });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // let a second timer fire, if it would
-    const cancels = (await upstream.requests()).filter(
+    // A timer on purpose: B's expiry timer fires at the same instant and, finding nothing left, does
+    // nothing visible, so there is no event to wait for; give it the time to misbehave if it would.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const cancels = (await replicas.upstream.requests()).filter(
       (entry) => entry.rpcMethod === 'CancelTask' && (entry.body as Json).params.id === taskId,
     );
     expect(cancels).toHaveLength(1);
@@ -231,6 +227,8 @@ describe('two replicas on one Redis', () => {
       LEASE_TTL_MS * 5,
     );
     expect(later.status).toBe(200);
+    // The lease TTL is the behaviour: the thread was not freed before it ran out (a lower bound, which a
+    // slow machine cannot break).
     expect(Date.now() - crashedAt).toBeGreaterThanOrEqual(LEASE_TTL_MS - 50);
     expect(later.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     // The crashed run's execution was rotated out as terminal (docs/behaviour/state.md#admission step 8).

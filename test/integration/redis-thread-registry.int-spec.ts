@@ -13,6 +13,7 @@ import {
 import { ThreadRegistry } from '../../src/threads/thread-registry';
 import { ThreadRunState } from '../../src/threads/thread-run-state';
 import { startRedisServer, type RunningRedis } from '../support/redis-server';
+import { deferred } from '../support/deferred';
 
 /** ThreadRegistry in cluster mode: two "replicas" (registry + store each) on one Redis, no HTTP in between. */
 let redis: RunningRedis;
@@ -109,9 +110,13 @@ describe('ThreadRegistry on Redis', () => {
     await Promise.all(nodes.map((node) => node.store.whenSubscribed()));
     const { state } = await a.admission.admit(request('t', 'run-1'));
     const cancelled: string[] = [];
-    a.registry.onCancel('t', 'run-1', (executionId) => cancelled.push(executionId));
+    const reached = deferred();
+    a.registry.onCancel('t', 'run-1', (executionId) => {
+      cancelled.push(executionId);
+      reached.resolve();
+    });
     b.registry.cancelActiveRun('t', state.execution.executionId);
-    for (let i = 0; i < 50 && cancelled.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await reached.promise; // the broadcast arrived on the streaming replica
     expect(cancelled).toEqual([state.execution.executionId]);
   });
 
@@ -120,7 +125,8 @@ describe('ThreadRegistry on Redis', () => {
     const [a, b] = nodes;
     const { state } = await a.admission.admit(request('t', 'run-1'));
     const run = new ThreadRunState(a.registry, state, 'run-1', logger);
-    await new Promise((resolve) => setTimeout(resolve, 700)); // > 2 × TTL: renewal kept it
+    // A timer on purpose: the lease's TTL is the behaviour; past 2 × TTL only its renewal can have kept it.
+    await new Promise((resolve) => setTimeout(resolve, 700));
     await expect(b.admission.admit(request('t', 'run-2'))).rejects.toMatchObject({
       code: ErrorCode.THREAD_BUSY,
     });

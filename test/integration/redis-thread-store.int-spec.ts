@@ -6,6 +6,7 @@ import {
   DEFAULT_REDIS_THREAD_STORE_OPTIONS,
   type RedisThreadStoreOptions,
 } from '../../src/threads/redis-thread-store-options';
+import { deferred } from '../support/deferred';
 import { startRedisServer, type RunningRedis } from '../support/redis-server';
 import { describeThreadStoreContract, sampleThreadState } from '../support/thread-store.contract';
 
@@ -133,6 +134,7 @@ describe('RedisThreadStore run leases', () => {
     const kept = (await store.write(sampleThreadState('thread-kept', 'a'), 0, { claimForRun: 'r' })) as {
       leaseToken: string;
     };
+    // A timer on purpose: the lease TTL is the behaviour, renewed here by hand at a fraction of it.
     for (let elapsed = 0; elapsed < 600; elapsed += 100) {
       await expect(store.renewLease('thread-kept', kept.leaseToken)).resolves.toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -158,7 +160,8 @@ describe('RedisThreadStore lock and cancel broadcast', () => {
       order.push('b acquired');
       return lock;
     });
-    await new Promise((resolve) => setTimeout(resolve, 600)); // past the TTL: renewal keeps it held
+    // A timer on purpose: the lock's TTL is the behaviour; past it only the renewal keeps it held.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     order.push('a releases');
     await held.release();
     await (await waiting).release();
@@ -179,11 +182,15 @@ describe('RedisThreadStore lock and cancel broadcast', () => {
     const keyPrefix = `cancel${++prefixCount}:`;
     const [sender, receiver] = [newStore(keyPrefix), newStore(keyPrefix)];
     const seen: Record<string, string[]> = { sender: [], receiver: [] };
+    const received = deferred();
     sender.onCancelPublished((threadId, executionId) => seen.sender.push(`${threadId}/${executionId}`));
-    receiver.onCancelPublished((threadId, executionId) => seen.receiver.push(`${threadId}/${executionId}`));
+    receiver.onCancelPublished((threadId, executionId) => {
+      seen.receiver.push(`${threadId}/${executionId}`);
+      received.resolve();
+    });
     await Promise.all([sender.whenSubscribed(), receiver.whenSubscribed()]);
     await sender.publishCancel('thread-1', 'exec-1');
-    for (let i = 0; i < 50 && seen.receiver.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await received.promise; // the other replica has it
     expect(seen).toEqual({ sender: [], receiver: ['thread-1/exec-1'] });
   });
 

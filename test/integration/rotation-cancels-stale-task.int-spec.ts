@@ -5,28 +5,18 @@ import { threadFileStem } from '../../src/threads/thread-file-name';
 import { paramsOf } from '../support/interrupt-helpers';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
-import { startGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 
 /**
  * A gateway that stops mid-run (a crash) leaves its execution with the kernel task still bound. The next
  * turn on that thread rotates the execution — and cancels that task, best effort, so it is not orphaned.
  */
 describe('a new turn after a crash mid-run', () => {
-  let kernel: KernelUpstream;
-
-  beforeAll(async () => {
-    kernel = await startKernelUpstream();
-  });
-  afterAll(() => kernel?.close());
+  const gateways = useGateway({ upstream: true, startBeforeAll: false });
 
   it('cancels the task the crashed run left bound', async () => {
     const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-stale-'));
-    const env = {
-      IAC_CODE_AGUI_A2A_URL: kernel.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_STATE_DIR: stateDir,
-    };
+    const env = { IAC_CODE_AGUI_STATE_DIR: stateDir };
     const threadId = 'stale-task';
     const file = path.join(stateDir, 'threads', `${threadFileStem(threadId)}.json`);
     const boundTaskId = (): string | undefined => {
@@ -36,7 +26,7 @@ describe('a new turn after a crash mid-run', () => {
         return undefined;
       }
     };
-    const first = await startGateway(env);
+    const first = await gateways.start(env);
     const controller = new AbortController();
     const open = postRun(first.url, runInput({ threadId, text: 'silent' }), { signal: controller.signal });
     const taskId = await eventually(
@@ -51,16 +41,13 @@ describe('a new turn after a crash mid-run', () => {
     await first.close();
     writeFileSync(file, crashTime);
 
-    const second = await startGateway(env);
-    try {
-      const cancelsOf = async () => (await paramsOf(kernel, 'CancelTask')).filter((p) => p.id === taskId);
-      const before = (await cancelsOf()).length;
-      const next = await postRun(second.url, runInput({ threadId, runId: 'run-2' }));
-      expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-      const after = await eventually(cancelsOf, (cancels) => cancels.length > before);
-      expect(after).toHaveLength(before + 1);
-    } finally {
-      await second.close();
-    }
+    const second = await gateways.start(env);
+    const cancelsOf = async () =>
+      (await paramsOf(gateways.upstream, 'CancelTask')).filter((p) => p.id === taskId);
+    const before = (await cancelsOf()).length;
+    const next = await postRun(second.url, runInput({ threadId, runId: 'run-2' }));
+    expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    const after = await eventually(cancelsOf, (cancels) => cancels.length > before);
+    expect(after).toHaveLength(before + 1);
   });
 });

@@ -1,41 +1,28 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { ThreadRegistry } from '../../src/threads/thread-registry';
 import { expectConformantEvents } from '../support/agui-conformance';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream } from '../support/start-kernel-upstream';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
-import * as os from 'node:os';
+import { useGateway } from '../support/use-gateway';
 import { createHash } from 'node:crypto';
-
-type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
 
 const AUTH = { authorization: 'Bearer gateway-token' };
 const types = (events: BaseEvent[]): string[] => events.map((e) => e.type);
 
 describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
-  let upstream: Upstream;
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream({ token: 'kernel-token' });
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
+  const gateway = useGateway({
+    upstream: { token: 'kernel-token' },
+    env: {
       IAC_CODE_AGUI_A2A_TOKEN: 'kernel-token',
       IAC_CODE_AGUI_AUTH_TOKEN: 'gateway-token',
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
       IAC_CODE_AGUI_HEARTBEAT_SECONDS: '0.2',
       IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '2',
-    });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
+    },
   });
 
   /** The JSON-RPC `params` of every request the kernel received for one method. */
   const paramsOf = async (method: string) =>
-    (await upstream.requests())
+    (await gateway.upstream.requests())
       .filter((entry) => entry.rpcMethod === method)
       .map((entry) => (entry.body as { params: Record<string, unknown> }).params);
 
@@ -95,7 +82,7 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
     });
     const response = await postRun(gateway.url, input, { headers: { ...AUTH, 'accept-language': 'zh-CN' } });
     expect(response.events.at(-1)?.type).toBe('RUN_FINISHED');
-    const entries = (await upstream.requests()).filter((entry) =>
+    const entries = (await gateway.upstream.requests()).filter((entry) =>
       (JSON.stringify(entry.body) ?? '').includes('hello exact'),
     );
     expect(entries).toHaveLength(1);
@@ -144,8 +131,8 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
     const response = await postRun(gateway.url, input, { headers: AUTH });
     expect(response.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_EXECUTION_FAILED' });
     // The run did reach the kernel with the secrets, and the gateway logged the run's outcome…
-    expect(JSON.stringify(await upstream.requests())).toContain(secrets[2]);
-    expect(JSON.stringify(await upstream.requests())).toContain(secrets[4]);
+    expect(JSON.stringify(await gateway.upstream.requests())).toContain(secrets[2]);
+    expect(JSON.stringify(await gateway.upstream.requests())).toContain(secrets[4]);
     const logs = gateway.logs.join('\n');
     expect(logs).toContain('A2A_EXECUTION_FAILED');
     // …but no log line holds a secret, a bearer token or the user's text.

@@ -26,6 +26,7 @@ async function runWriterAndKill(stateDir: string, delayMs: number): Promise<void
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
     child.once('exit', (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
   });
+  // A timer on purpose: the kill must land at an arbitrary point of the writer's loop.
   await new Promise((resolve) => setTimeout(resolve, delayMs));
   child.kill('SIGKILL');
   await exited;

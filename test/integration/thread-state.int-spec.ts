@@ -7,13 +7,11 @@ import { ErrorCode } from '../../src/common/error-code';
 import { FileThreadStore } from '../../src/threads/file-thread-store';
 import { THREAD_STORE, type ThreadStore } from '../../src/threads/thread-store';
 import { canonicalDigest } from '../../src/wire/canonical-digest';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 
-type Upstream = Awaited<ReturnType<typeof startKernelUpstream>>;
 type SessionValue = { executionId: string; contextId: string; taskId: string; sessionId: string };
 
 const sessionOf = (events: BaseEvent[]): SessionValue =>
@@ -25,36 +23,20 @@ const sessionOf = (events: BaseEvent[]): SessionValue =>
 
 /** Durable threads through the real app: restarts share one state directory (docs/behaviour/state.md). */
 describe('thread state survives restarts', () => {
-  let upstream: Upstream;
   let stateDir: string;
-  let gateways: RunningGateway[] = [];
-
-  const start = async (configure?: Parameters<typeof startGateway>[1]) => {
-    const gateway = await startGateway(
-      {
-        IAC_CODE_AGUI_A2A_URL: upstream.url,
-        IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-        IAC_CODE_AGUI_STATE_DIR: stateDir,
-      },
-      configure,
-    );
-    gateways.push(gateway);
-    return gateway;
-  };
+  // Every gateway of a test shares the test's state directory, as a restarted service would.
+  const gateways = useGateway({
+    upstream: true,
+    env: () => ({ IAC_CODE_AGUI_STATE_DIR: stateDir }),
+    startBeforeAll: false,
+  });
+  const start = (configure?: Parameters<typeof gateways.start>[1]) => gateways.start({}, configure);
   const stateFile = (threadId: string) => path.join(stateDir, 'threads', `${threadId}.json`);
   const readState = (threadId: string) => JSON.parse(readFileSync(stateFile(threadId), 'utf8'));
 
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-  });
   beforeEach(() => {
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-threads-'));
   });
-  afterEach(async () => {
-    await Promise.all(gateways.map((g) => g.close()));
-    gateways = [];
-  });
-  afterAll(() => upstream?.close());
 
   it('answers DUPLICATE_RUN_ID and RUN_ID_CONFLICT after a restart, and rotates the execution on a new turn', async () => {
     const first = await start();
@@ -119,7 +101,7 @@ describe('thread state survives restarts', () => {
     await expectConformantEvents(run.events);
     expect(run.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(sessionOf(run.events).contextId).toBe('agui-stored-elsewhere');
-    const sent = (await upstream.requests()).filter((entry) =>
+    const sent = (await gateways.upstream.requests()).filter((entry) =>
       JSON.stringify(entry.body ?? null).includes('a turn on the stored context'),
     );
     expect(
@@ -203,7 +185,7 @@ describe('thread state survives restarts', () => {
       message: 'The execution mapping could not be committed.',
     });
     const cancels = await eventually(
-      async () => (await upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask'),
+      async () => (await gateways.upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask'),
       (entries) => entries.length > 0,
     );
     expect(cancels.length).toBeGreaterThan(0);

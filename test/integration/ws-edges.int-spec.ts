@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import { runInput } from '../support/run-input';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
 
 type LogLine = { level: number; msg?: string; code?: string; [key: string]: unknown };
@@ -21,6 +22,8 @@ function expectOneQuietLine(gateway: RunningGateway, code: string): void {
 
 /** The /ws edges: client garbage is the client's mistake, and shutdown says goodbye properly. */
 describe('AgentCore /ws edges', () => {
+  const gateways = useGateway({ env: env(), startBeforeAll: false });
+
   it.each([
     {
       name: 'invalid UTF-8 in a text frame',
@@ -37,20 +40,16 @@ describe('AgentCore /ws edges', () => {
   ])(
     'closes on $name with $close and logs it as one warn line without a stack',
     async ({ frame, close, code }) => {
-      const gateway = await startGateway(env());
-      try {
-        const client = await WsRunClient.open(gateway.url);
-        client.socket.send(frame, { binary: false });
-        expect((await client.closed).code).toBe(close);
-        expectOneQuietLine(gateway, code);
-      } finally {
-        await gateway.close();
-      }
+      const gateway = await gateways.start();
+      const client = await WsRunClient.open(gateway.url);
+      client.socket.send(frame, { binary: false });
+      expect((await client.closed).code).toBe(close);
+      expectOneQuietLine(gateway, code);
     },
   );
 
   it('on shutdown, a client sees its run end with the terminal event, then a 1001 close', async () => {
-    const gateway = await startGateway(env({ IAC_CODE_AGUI_DRAIN_SECONDS: '0.2' }));
+    const gateway = await gateways.start({ IAC_CODE_AGUI_DRAIN_SECONDS: '0.2' });
     const busy = await WsRunClient.open(gateway.url);
     const idle = await WsRunClient.open(gateway.url);
     busy.send(runInput({ threadId: 'ws-shutdown', runId: 'run-1', text: 'slow' }));

@@ -2,9 +2,11 @@ import type { ThreadState } from '../../src/threads/thread-state';
 
 /**
  * A thread whose execution `exec-1` is bound to kernel task `task-1`, for unit specs of the stateful thread
- * pieces. `isParked` adds a pending permission interrupt (the run ended at an interrupt).
+ * pieces. `isParked` adds a pending permission interrupt (the run ended at an interrupt), which expires at
+ * `expiresAt` when given.
  */
-export function threadStateFixture(options: { isParked?: boolean } = {}): ThreadState {
+export function threadStateFixture(options: { isParked?: boolean; expiresAt?: string } = {}): ThreadState {
+  const expiry = options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt };
   return {
     schemaVersion: 1,
     threadId: 'thread-1',
@@ -21,7 +23,13 @@ export function threadStateFixture(options: { isParked?: boolean } = {}): Thread
       pipelineOpenSteps: [],
       textSnapshotDigests: [],
       pending: options.isParked
-        ? { 'permission-1': { value: { inputId: 'permission-1', kind: 'permission' }, sideband: false } }
+        ? {
+            'permission-1': {
+              value: { inputId: 'permission-1', kind: 'permission' },
+              sideband: false,
+              ...expiry,
+            },
+          }
         : {},
     },
     runDigests: { 'run-1': 'd'.repeat(64) },

@@ -20,7 +20,7 @@ export class ScriptedA2aGateway implements A2aGateway {
 
   constructor(private readonly deltas: readonly string[] = ['Hello ', 'from the scripted gateway.']) {}
 
-  async *sendStreamingMessage(message: A2aOutgoingMessage): AsyncIterable<A2aFrame> {
+  async *sendStreamingMessage(message: A2aOutgoingMessage, _signal?: AbortSignal): AsyncIterable<A2aFrame> {
     this.sentMessages.push(message);
     const ids = {
       taskId: `task-${this.sentMessages.length}`,
