@@ -8,7 +8,6 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { GATEWAY_PARTS, type GatewayParts } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { FileThreadStore } from './file-thread-store';
-import { RedisThreadStore } from './redis-thread-store';
 import {
   DEFAULT_REDIS_THREAD_STORE_OPTIONS,
   REDIS_THREAD_STORE_OPTIONS,
@@ -19,6 +18,11 @@ import { THREAD_CLUSTER } from './thread-cluster';
 import { ThreadRegistry } from './thread-registry';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 import { ThreadStoreHealthIndicator } from './thread-store.health';
+
+/** The Redis store (and ioredis with it) is loaded only in Redis mode, or for a host's own store to be recognised. */
+const loadRedisThreadStore = () => import('./redis-thread-store');
+const isRedisStore = async (store: ThreadStore) =>
+  !(store instanceof FileThreadStore) && store instanceof (await loadRedisThreadStore()).RedisThreadStore;
 
 /** Durable thread state: the store chosen from configuration, the registry and admission. */
 @Module({
@@ -34,33 +38,29 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
         ModuleRef,
         CLOCK,
       ],
-      useFactory: (
+      useFactory: async (
         config: AppConfig,
         options: RedisThreadStoreOptions,
         parts: GatewayParts | undefined,
         moduleRef: ModuleRef,
         clock: Clock,
-      ): ThreadStore | Promise<ThreadStore> =>
+      ): Promise<ThreadStore> => {
         // A host's store (AguiGatewayModule options) replaces the configured one.
+        if (parts?.threadStore) return resolveGatewayPart(parts.threadStore, moduleRef);
+        if (config.store.kind !== 'redis') return new FileThreadStore(config.stateDir, { clock });
         // loadConfig refuses `redis` without a URL, so redisUrl is set here.
-        parts?.threadStore
-          ? resolveGatewayPart(parts.threadStore, moduleRef)
-          : config.store.kind === 'redis'
-            ? new RedisThreadStore(
-                {
-                  redisUrl: config.store.redisUrl ?? '',
-                  keyPrefix: config.store.keyPrefix,
-                  tls: config.store.tls,
-                },
-                options,
-              )
-            : new FileThreadStore(config.stateDir, { clock }),
+        const { RedisThreadStore } = await loadRedisThreadStore();
+        return new RedisThreadStore(
+          { redisUrl: config.store.redisUrl ?? '', keyPrefix: config.store.keyPrefix, tls: config.store.tls },
+          options,
+        );
+      },
     },
     {
       // The same Redis store seen as a cluster (docs/architecture.md#decisions); null keeps the registry in-process.
       provide: THREAD_CLUSTER,
       inject: [THREAD_STORE],
-      useFactory: (store: ThreadStore) => (store instanceof RedisThreadStore ? store : null),
+      useFactory: async (store: ThreadStore) => ((await isRedisStore(store)) ? store : null),
     },
     ThreadRegistry,
     ThreadAdmissionService,
