@@ -44,9 +44,14 @@ RUN --mount=type=cache,target=/root/.npm \
 # ---- gateway: the runtime image.
 FROM ${NODE_IMAGE} AS gateway
 # tini as PID 1: forwards SIGTERM to Node (graceful drain) and reaps the managed child's zombies.
+# jemalloc as the allocator: glibc's malloc keeps the memory a burst of requests fragmented in its arenas after
+# the requests are gone (RSS stays up), jemalloc gives unused pages back within seconds (docs/benchmarks.md,
+# "Memory after hostile input"). Linked under one path for both architectures.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini \
- && rm -rf /var/lib/apt/lists/*
+ && apt-get install -y --no-install-recommends tini libjemalloc2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /usr/local/lib/libjemalloc.so.2 \
+ && test -e /usr/local/lib/libjemalloc.so.2
 # The service runs `node` only: the base image's package managers (npm, npx, corepack, yarn) go, and with them
 # the most reported findings of image scans. The build fails if one is left.
 RUN rm -rf /usr/local/lib/node_modules /opt/yarn-v* \
@@ -55,6 +60,7 @@ RUN rm -rf /usr/local/lib/node_modules /opt/yarn-v* \
       if command -v "$tool" >/dev/null; then echo "$tool is still in the image" >&2; exit 1; fi; \
     done
 ENV NODE_ENV=production \
+    LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
     IAC_CODE_AGUI_HOST=0.0.0.0 \
     IAC_CODE_AGUI_PORT=8080 \
     IAC_CODE_AGUI_STATE_DIR=/var/lib/agui \

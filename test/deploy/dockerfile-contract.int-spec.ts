@@ -240,6 +240,17 @@ describe('Dockerfile contract', () => {
     expect(platforms(readme)).toEqual(platforms(header));
   });
 
+  it.each(targets)(
+    '$name: jemalloc is the allocator, preloaded from a path that exists on both architectures',
+    ({ image }) => {
+      const library = image.env.LD_PRELOAD;
+      expect(library).toBe('/usr/local/lib/libjemalloc.so.2');
+      const install = image.runs.find((run) => /apt-get install .*\blibjemalloc2\b/.test(run)) ?? '';
+      expect(install).toContain(`ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" ${library}`);
+      expect(install).toContain(`test -e ${library}`);
+    },
+  );
+
   it("gateway: Node's compile cache is warmed as the runtime user (one cache per user id), then read-only", () => {
     const gateway = resolveTarget(dockerfile, 'gateway');
     const cacheDir = gateway.env.NODE_COMPILE_CACHE;
