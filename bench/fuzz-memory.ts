@@ -6,9 +6,10 @@
  * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
  * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`; FUZZ_IDLE_SECONDS sets
- * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE, NODE_OPTIONS and glibc's MALLOC_ARENA_MAX,
- * MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ and LD_PRELOAD (another allocator) are passed to the service when set. At start, after the
- * fuzzing and after the idle time it prints where the RSS is (support/memory-breakdown.ts).
+ * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
+ * jemalloc) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ are passed to the
+ * service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
+ * (support/memory-breakdown.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
