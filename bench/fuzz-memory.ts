@@ -9,7 +9,8 @@
  * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
  * jemalloc) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ are passed to the
  * service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
- * (support/memory-breakdown.ts).
+ * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
+ * and prints it once more, to tell a heap V8 has not collected yet from one still referenced.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -51,7 +52,11 @@ async function main(): Promise<void> {
   const kernel = await startKernelUpstream();
   const port = await findFreeLoopbackPort();
   const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), ['dist/main.js'], {
+  const forceGc = process.env.FUZZ_FORCE_GC === '1';
+  const gcFlags = forceGc
+    ? ['--expose-gc', '--require', path.join(__dirname, 'support/gc-on-signal.cjs')]
+    : [];
+  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), [...gcFlags, 'dist/main.js'], {
     cwd: buildDir,
     env: {
       PATH: process.env.PATH,
@@ -154,6 +159,11 @@ async function main(): Promise<void> {
       `RSS after ${IDLE_MS / 1000} s idle: ${idle.toFixed(1)} MB (${(idle - atStart).toFixed(1)} MB over start)`,
     );
     await breakdown('after idling');
+    if (forceGc) {
+      child.kill('SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      await breakdown('after a forced full GC');
+    }
   } finally {
     child.kill('SIGTERM');
     await kernel.close();
@@ -163,4 +173,10 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
