@@ -30,7 +30,7 @@ export async function memoryBreakdown(pid: number, gatewayUrl: string): Promise<
   );
   const gauge = (name: string) =>
     Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
-  const mappings = residentByMapping(pid);
+  const mappings = residentByMapping(readFileSync(`/proc/${pid}/smaps`, 'utf8'));
   return {
     rssMb: round(mappings.total / MB),
     heapUsedMb: round(gauge('nodejs_heap_size_used_bytes') / MB),
@@ -53,7 +53,8 @@ export function formatBreakdown(breakdown: MemoryBreakdown): string {
   );
 }
 
-function residentByMapping(pid: number) {
+/** Resident bytes of a `/proc/<pid>/smaps` text, by kind of mapping (see the header). */
+export function residentByMapping(smaps: string) {
   const totals = {
     total: 0,
     mainArena: 0,
@@ -63,7 +64,7 @@ function residentByMapping(pid: number) {
     fileBacked: 0,
   };
   const regions: { start: number; end: number; perms: string; name: string; rss: number }[] = [];
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+  for (const line of smaps.split('\n')) {
     const header = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (header) {
       const [start, end] = [Number.parseInt(header[1], 16), Number.parseInt(header[2], 16)];
