@@ -38,23 +38,30 @@ const isRedisStore = async (store: ThreadStore) =>
         ModuleRef,
         CLOCK,
       ],
-      useFactory: async (
+      useFactory: (
         config: AppConfig,
         options: RedisThreadStoreOptions,
         parts: GatewayParts | undefined,
         moduleRef: ModuleRef,
         clock: Clock,
-      ): Promise<ThreadStore> => {
+      ): ThreadStore | Promise<ThreadStore> =>
         // A host's store (AguiGatewayModule options) replaces the configured one.
-        if (parts?.threadStore) return resolveGatewayPart(parts.threadStore, moduleRef);
-        if (config.store.kind !== 'redis') return new FileThreadStore(config.stateDir, { clock });
         // loadConfig refuses `redis` without a URL, so redisUrl is set here.
-        const { RedisThreadStore } = await loadRedisThreadStore();
-        return new RedisThreadStore(
-          { redisUrl: config.store.redisUrl ?? '', keyPrefix: config.store.keyPrefix, tls: config.store.tls },
-          options,
-        );
-      },
+        parts?.threadStore
+          ? resolveGatewayPart(parts.threadStore, moduleRef)
+          : config.store.kind === 'redis'
+            ? loadRedisThreadStore().then(
+                ({ RedisThreadStore }) =>
+                  new RedisThreadStore(
+                    {
+                      redisUrl: config.store.redisUrl ?? '',
+                      keyPrefix: config.store.keyPrefix,
+                      tls: config.store.tls,
+                    },
+                    options,
+                  ),
+              )
+            : new FileThreadStore(config.stateDir, { clock }),
     },
     {
       // The same Redis store seen as a cluster (docs/architecture.md#decisions); null keeps the registry in-process.
