@@ -19,11 +19,6 @@ import { ThreadRegistry } from './thread-registry';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 import { ThreadStoreHealthIndicator } from './thread-store.health';
 
-/** The Redis store (and ioredis with it) is loaded only in Redis mode, or for a host's own store to be recognised. */
-const loadRedisThreadStore = () => import('./redis-thread-store');
-const isRedisStore = async (store: ThreadStore) =>
-  !(store instanceof FileThreadStore) && store instanceof (await loadRedisThreadStore()).RedisThreadStore;
-
 /** Durable thread state: the store chosen from configuration, the registry and admission. */
 @Module({
   imports: [CommonModule, TerminusModule, MetricsModule],
@@ -76,3 +71,11 @@ const isRedisStore = async (store: ThreadStore) =>
   exports: [ThreadRegistry, ThreadAdmissionService, ThreadStoreHealthIndicator],
 })
 export class ThreadsModule {}
+
+/**
+ * The Redis store (and ioredis with it) is loaded only in Redis mode, or to recognise a host's own store. Called
+ * by the factories above, so defined after the module class.
+ */
+const loadRedisThreadStore = () => import('./redis-thread-store');
+const isRedisStore = async (store: ThreadStore) =>
+  !(store instanceof FileThreadStore) && store instanceof (await loadRedisThreadStore()).RedisThreadStore;
