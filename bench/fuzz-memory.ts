@@ -7,8 +7,8 @@
  * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`; FUZZ_IDLE_SECONDS sets
  * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
- * jemalloc) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ are passed to the
- * service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
+ * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
+ * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
  * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
  * and prints it once more, to tell a heap V8 has not collected yet from one still referenced.
  */
@@ -38,6 +38,7 @@ const PASSED_THROUGH = [
   'MALLOC_TRIM_THRESHOLD_',
   'MALLOC_MMAP_THRESHOLD_',
   'LD_PRELOAD',
+  'MALLOC_CONF',
 ];
 
 const rssMb = (pid: number) =>
