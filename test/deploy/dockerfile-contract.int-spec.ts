@@ -245,8 +245,8 @@ describe('Dockerfile contract', () => {
     ({ image }) => {
       const library = image.env.LD_PRELOAD;
       expect(library).toBe('/usr/local/lib/libjemalloc.so.2');
-    // Without its background thread jemalloc purges freed pages only while allocating: not when idle.
-    expect(image.env.MALLOC_CONF).toContain('background_thread:true');
+      // Without its background thread jemalloc purges freed pages only while allocating: not when idle.
+      expect(image.env.MALLOC_CONF).toContain('background_thread:true');
       const install = image.runs.find((run) => /apt-get install .*\blibjemalloc2\b/.test(run)) ?? '';
       expect(install).toContain(`ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" ${library}`);
       expect(install).toContain(`test -e ${library}`);
