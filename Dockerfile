@@ -44,9 +44,15 @@ RUN --mount=type=cache,target=/root/.npm \
 # ---- gateway: the runtime image.
 FROM ${NODE_IMAGE} AS gateway
 # tini as PID 1: forwards SIGTERM to Node (graceful drain) and reaps the managed child's zombies.
+# jemalloc as the allocator: glibc's malloc keeps the memory a burst of requests fragmented in its arenas after
+# the requests are gone (RSS stays up); jemalloc, with its background thread (MALLOC_CONF below), gives unused
+# pages back within seconds even when the service is idle (docs/benchmarks.md, "Memory after hostile input").
+# Linked under one path for both architectures.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini \
- && rm -rf /var/lib/apt/lists/*
+ && apt-get install -y --no-install-recommends tini libjemalloc2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /usr/local/lib/libjemalloc.so.2 \
+ && test -e /usr/local/lib/libjemalloc.so.2
 # The service runs `node` only: the base image's package managers (npm, npx, corepack, yarn) go, and with them
 # the most reported findings of image scans. The build fails if one is left.
 RUN rm -rf /usr/local/lib/node_modules /opt/yarn-v* \
@@ -55,6 +61,8 @@ RUN rm -rf /usr/local/lib/node_modules /opt/yarn-v* \
       if command -v "$tool" >/dev/null; then echo "$tool is still in the image" >&2; exit 1; fi; \
     done
 ENV NODE_ENV=production \
+    LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
+    MALLOC_CONF=background_thread:true \
     IAC_CODE_AGUI_HOST=0.0.0.0 \
     IAC_CODE_AGUI_PORT=8080 \
     IAC_CODE_AGUI_STATE_DIR=/var/lib/agui \
@@ -67,6 +75,15 @@ COPY package.json ./
 # The `node` user of the base image, by number, so Kubernetes' runAsNonRoot can verify it.
 RUN mkdir -p /var/lib/agui /workspace && chown 1000:1000 /var/lib/agui /workspace && chmod 0700 /var/lib/agui
 VOLUME ["/var/lib/agui"]
+# Node's compile cache (V8 code cache of every module loaded at start), warmed here by loading the app's modules
+# as the runtime user (Node keeps one cache per user id), then made read-only like the code it caches: a start
+# reads it and writes nothing. Measured figures: docs/benchmarks.md.
+ENV NODE_COMPILE_CACHE=/app/.node-compile-cache
+RUN mkdir "$NODE_COMPILE_CACHE" && chown 1000:1000 "$NODE_COMPILE_CACHE"
+USER 1000:1000
+RUN node -e "require('./dist/app.module')"
+USER root
+RUN chown -R root:root "$NODE_COMPILE_CACHE" && chmod -R a-w "$NODE_COMPILE_CACHE"
 USER 1000:1000
 EXPOSE 8080
 # Node itself checks /ping (AgentCore's health route): the slim image has no curl.

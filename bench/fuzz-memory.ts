@@ -6,7 +6,11 @@
  * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
  * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`; FUZZ_IDLE_SECONDS sets
- * the idle time, IAC_CODE_AGUI_THREAD_CACHE_SIZE and MALLOC_ARENA_MAX are passed to the service.
+ * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
+ * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
+ * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
+ * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
+ * and prints it once more, to tell a heap V8 has not collected yet from one still referenced.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +20,8 @@ import fc from 'fast-check';
 import { findFreeLoopbackPort } from '../src/a2a/managed/free-loopback-port';
 import { rawRunRequestArbitrary } from '../test/support/fuzz-inputs';
 import { startKernelUpstream } from '../test/support/start-kernel-upstream';
+import { snapshotGatewayBuild } from './support/bench-processes';
+import { formatBreakdown, memoryBreakdown } from './support/memory-breakdown';
 
 const REPO_ROOT = path.join(__dirname, '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
@@ -24,17 +30,35 @@ const CONCURRENCY = Number(process.argv[3] ?? 32);
 const IDLE_MS = Number(process.env.FUZZ_IDLE_SECONDS ?? 60) * 1000;
 const IDLE_SAMPLE_MS = 10_000;
 
+/** Settings of the service's process (not of the gateway) a run may vary; passed on only when set. */
+const PASSED_THROUGH = [
+  'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
+  'NODE_OPTIONS',
+  'MALLOC_ARENA_MAX',
+  'MALLOC_TRIM_THRESHOLD_',
+  'MALLOC_MMAP_THRESHOLD_',
+  'LD_PRELOAD',
+  'MALLOC_CONF',
+];
+
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-root-'));
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-state-'));
+  // A copy of the build, so a concurrent `nest build` cannot delete a file the service loads on first use.
+  const buildRoot = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-build-'));
+  const buildDir = await snapshotGatewayBuild(buildRoot);
   const kernel = await startKernelUpstream();
   const port = await findFreeLoopbackPort();
   const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), ['dist/main.js'], {
-    cwd: REPO_ROOT,
+  const forceGc = process.env.FUZZ_FORCE_GC === '1';
+  const gcFlags = forceGc
+    ? ['--expose-gc', '--require', path.join(__dirname, 'support/gc-on-signal.cjs')]
+    : [];
+  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), [...gcFlags, 'dist/main.js'], {
+    cwd: buildDir,
     env: {
       PATH: process.env.PATH,
       HOME: os.homedir(),
@@ -44,10 +68,9 @@ async function main(): Promise<void> {
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
       IAC_CODE_AGUI_LOG_LEVEL: 'warn',
       IAC_CODE_AGUI_LOG_FORMAT: 'json',
-      ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
-      ...(process.env.IAC_CODE_AGUI_THREAD_CACHE_SIZE
-        ? { IAC_CODE_AGUI_THREAD_CACHE_SIZE: process.env.IAC_CODE_AGUI_THREAD_CACHE_SIZE }
-        : {}),
+      ...Object.fromEntries(
+        PASSED_THROUGH.filter((name) => process.env[name]).map((name) => [name, process.env[name]]),
+      ),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -79,6 +102,9 @@ async function main(): Promise<void> {
       });
     const atStart = rssMb(child.pid!);
     console.log(`RSS at start: ${atStart.toFixed(1)} MB`);
+    const breakdown = async (when: string) =>
+      console.log(`  ${when}: ${formatBreakdown(await memoryBreakdown(child.pid!, url))}`);
+    await breakdown('at start');
 
     const timings = async (name: string, body: string, times: number) => {
       const results = [];
@@ -124,6 +150,7 @@ async function main(): Promise<void> {
       `${sent} fuzzed bodies in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s, statuses ` +
         `${JSON.stringify(Object.fromEntries([...statuses].sort()))}; RSS peak ${peak.toFixed(1)} MB, right after ${afterFuzz.toFixed(1)} MB`,
     );
+    await breakdown('right after');
     for (let waited = 0; waited < IDLE_MS; waited += IDLE_SAMPLE_MS) {
       await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
       console.log(`  idle ${(waited + IDLE_SAMPLE_MS) / 1000} s: RSS ${rssMb(child.pid!).toFixed(1)} MB`);
@@ -132,12 +159,25 @@ async function main(): Promise<void> {
     console.log(
       `RSS after ${IDLE_MS / 1000} s idle: ${idle.toFixed(1)} MB (${(idle - atStart).toFixed(1)} MB over start)`,
     );
+    await breakdown('after idling');
+    if (forceGc) {
+      child.kill('SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      await breakdown('after a forced full GC');
+    }
   } finally {
     child.kill('SIGTERM');
     await kernel.close();
     rmSync(root, { recursive: true, force: true });
     rmSync(stateDir, { recursive: true, force: true });
+    rmSync(buildRoot, { recursive: true, force: true });
   }
 }
 
-void main();
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

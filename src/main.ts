@@ -1,3 +1,5 @@
+// First: the modules below are then read from Node's compile cache.
+import './common/enable-compile-cache';
 import 'reflect-metadata';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

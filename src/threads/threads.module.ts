@@ -8,7 +8,6 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { FileThreadStore } from './file-thread-store';
-import { RedisThreadStore } from './redis-thread-store';
 import {
   DEFAULT_REDIS_THREAD_STORE_OPTIONS,
   REDIS_THREAD_STORE_OPTIONS,
@@ -52,13 +51,16 @@ export interface ThreadsParts {
         parts?.threadStore
           ? resolveGatewayPart(parts.threadStore, moduleRef)
           : config.store.kind === 'redis'
-            ? new RedisThreadStore(
-                {
-                  redisUrl: config.store.redisUrl ?? '',
-                  keyPrefix: config.store.keyPrefix,
-                  tls: config.store.tls,
-                },
-                options,
+            ? loadRedisThreadStore().then(
+                ({ RedisThreadStore }) =>
+                  new RedisThreadStore(
+                    {
+                      redisUrl: config.store.redisUrl ?? '',
+                      keyPrefix: config.store.keyPrefix,
+                      tls: config.store.tls,
+                    },
+                    options,
+                  ),
               )
             : new FileThreadStore(config.stateDir, { clock }),
     },
@@ -66,7 +68,7 @@ export interface ThreadsParts {
       // The same Redis store seen as a cluster (docs/architecture.md#decisions); null keeps the registry in-process.
       provide: THREAD_CLUSTER,
       inject: [THREAD_STORE],
-      useFactory: (store: ThreadStore) => (store instanceof RedisThreadStore ? store : null),
+      useFactory: async (store: ThreadStore) => ((await isRedisStore(store)) ? store : null),
     },
     ThreadRegistry,
     ThreadAdmissionService,
@@ -75,3 +77,11 @@ export interface ThreadsParts {
   exports: [ThreadRegistry, ThreadAdmissionService, ThreadStoreHealthIndicator],
 })
 export class ThreadsModule {}
+
+/**
+ * The Redis store (and ioredis with it) is loaded only in Redis mode, or to recognise a host's own store. Called
+ * by the factories above, so defined after the module class.
+ */
+const loadRedisThreadStore = () => import('./redis-thread-store');
+const isRedisStore = async (store: ThreadStore) =>
+  !(store instanceof FileThreadStore) && store instanceof (await loadRedisThreadStore()).RedisThreadStore;

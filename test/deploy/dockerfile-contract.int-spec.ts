@@ -240,6 +240,41 @@ describe('Dockerfile contract', () => {
     expect(platforms(readme)).toEqual(platforms(header));
   });
 
+  it.each(targets)(
+    '$name: jemalloc is the allocator, preloaded from a path that exists on both architectures',
+    ({ image }) => {
+      const library = image.env.LD_PRELOAD;
+      expect(library).toBe('/usr/local/lib/libjemalloc.so.2');
+      // Without its background thread jemalloc purges freed pages only while allocating: not when idle.
+      expect(image.env.MALLOC_CONF).toContain('background_thread:true');
+      const install = image.runs.find((run) => /apt-get install .*\blibjemalloc2\b/.test(run)) ?? '';
+      expect(install).toContain(`ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" ${library}`);
+      expect(install).toContain(`test -e ${library}`);
+    },
+  );
+
+  it("gateway: Node's compile cache is warmed as the runtime user (one cache per user id), then read-only", () => {
+    const gateway = resolveTarget(dockerfile, 'gateway');
+    const cacheDir = gateway.env.NODE_COMPILE_CACHE;
+    expect(cacheDir).toMatch(/^\/app\//);
+    const steps = dockerfile.stages.find((stage) => stage.name === 'gateway')?.instructions ?? [];
+    const warm = steps.findIndex(
+      (step) => step.keyword === 'RUN' && /^node -e .*dist\/app\.module/.test(step.args),
+    );
+    const userAt = (index: number) =>
+      steps
+        .slice(0, index)
+        .filter((step) => step.keyword === 'USER')
+        .at(-1)?.args;
+    expect(warm).toBeGreaterThan(0);
+    expect(userAt(warm)).toBe(gateway.user);
+    const lock = steps.findIndex(
+      (step, index) => index > warm && /chmod -R a-w "\$NODE_COMPILE_CACHE"/.test(step.args),
+    );
+    expect(lock).toBeGreaterThan(warm);
+    expect(userAt(lock)).toBe('root');
+  });
+
   it.each(['node_modules', 'dist', 'test', '.git'])('.dockerignore excludes %s', (entry) => {
     expect(dockerignore).toContain(entry);
   });
