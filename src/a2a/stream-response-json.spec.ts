@@ -36,7 +36,7 @@ function attempt(read: () => unknown): { value: unknown } | { error: string } {
 
 const ids = { taskId: 'task-1', contextId: 'ctx-1', sessionId: kernelSessionId('ctx-1') };
 
-/** The kernel's frames (src/a2a/embedded/kernel-frames.ts builds them as the kernel writes them). */
+/** The kernel's frames (src/demo-kernel/kernel-frames.ts builds them as the kernel writes them). */
 const KERNEL_FRAMES: ReadonlyArray<readonly [string, unknown]> = [
   [
     'task snapshot',
