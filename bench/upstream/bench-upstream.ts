@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { AgentCard } from '@a2a-js/sdk';
 import { buildKernelAgentCard } from '../../src/demo-kernel/kernel-agent-card';
 import { KERNEL_SSE_HEADERS } from '../../src/demo-kernel/kernel-sse-frames';
+import { drainedOrClosed } from '../../src/runs/run-flow-control';
 import { UPSTREAM_READY, UPSTREAM_STATS_PATH } from '../support/ready-lines';
 import { sharedNowUs } from '../support/shared-clock';
 import { BURST_FRAMES_PER_WRITE, FrameTemplates } from './frame-templates';
@@ -38,24 +39,11 @@ function rpcError(response: ServerResponse, id: unknown, code: number, message: 
   sendJson(response, { jsonrpc: '2.0', id, error: { code, message } });
 }
 
-/** Resolves once the socket drained or closed: the upstream never buffers more than one chunk ahead. */
-function writable(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
-}
-
 async function writeBurst(response: ServerResponse, frames: FrameTemplates, deltas: number): Promise<void> {
   let remaining = deltas;
   for (; remaining >= BURST_FRAMES_PER_WRITE; remaining -= BURST_FRAMES_PER_WRITE) {
     if (response.destroyed) return;
-    if (!response.write(frames.burstChunk)) await writable(response);
+    if (!response.write(frames.burstChunk)) await drainedOrClosed(response, response);
   }
   for (; remaining > 0; remaining--) response.write(frames.burstDelta);
   if (!response.destroyed) response.end(frames.closing);
