@@ -15,7 +15,7 @@ import type { A2aCallObserver } from '../metrics/a2a-call-observer';
 import { ErrorCode } from '../common/error-code';
 import type { A2aGateway } from './a2a-gateway';
 import type { A2aFrame, A2aOutgoingMessage } from '../wire/a2a-wire';
-import { streamJsonRpc } from './json-rpc-stream';
+import { streamJsonRpc, type JsonRpcStreamCall } from './json-rpc-stream';
 import { PinnedAgentCardResolver } from './pinned-agent-card-resolver';
 import { failingOnHttpErrors } from './upstream-error';
 import { createUpstreamFetch, type UpstreamFetch } from './upstream-fetch';
@@ -108,10 +108,17 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
       message,
       configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
     });
-    const params = SendMessageRequest.toJSON(withTenant(request, kernel));
     yield* this.observer.stream('SendStreamingMessage', (serviceParameters) =>
       kernel.streaming
-        ? this.stream(kernel, 'SendStreamingMessage', params, { serviceParameters, signal })
+        ? this.stream(
+            kernel,
+            'SendStreamingMessage',
+            SendMessageRequest.toJSON(withTenant(request, kernel)),
+            {
+              serviceParameters,
+              signal,
+            },
+          )
         : toFrames(kernel.client.sendMessageStream(request, { signal, serviceParameters }), signal),
     );
   }
@@ -216,7 +223,7 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
 
   private stream(
     kernel: KernelClient,
-    method: 'SendStreamingMessage' | 'SubscribeToTask',
+    method: JsonRpcStreamCall['method'],
     params: unknown,
     options: { serviceParameters: Record<string, string>; signal: AbortSignal },
   ): AsyncIterable<A2aFrame> {

@@ -139,7 +139,11 @@ export class A2aEventMapper {
       if (iacCode.usage !== undefined) recordUsage(iacCode.usage, ctx);
     }
     if (unwrapped.body.artifact !== undefined) pushAll(events, mapArtifact(unwrapped.body, ctx.now));
-    if (options.includeStatusText !== false) pushAll(events, mapStatusText(unwrapped, ctx));
+    if (options.includeStatusText === false) return events;
+    // A text delta has only this step: its fresh array is the result, no copy.
+    const text = mapStatusText(unwrapped, ctx);
+    if (events.length === 0) return text;
+    pushAll(events, text);
     return events;
   }
 

@@ -17,8 +17,7 @@ import { isWireObject, nonEmptyString, type WireObject } from '../wire/wire-valu
  * Step 1 of the per-frame order (docs/behaviour/events.md#mapping-order): every envelope of `iac_code.pipelineBatch.events[]`, then
  * `iac_code.pipeline`, each through the live dedupe rule, then projected (docs/behaviour/events.md#pipeline-envelopes).
  */
-export function mapPipelineFrame(iacCode: WireObject | undefined, ctx: MapContext): BaseEvent[] {
-  if (iacCode === undefined) return [];
+export function mapPipelineFrame(iacCode: WireObject, ctx: MapContext): BaseEvent[] {
   const events: BaseEvent[] = [];
   const batch = iacCode.pipelineBatch;
   if (isWireObject(batch) && Array.isArray(batch.events)) {

@@ -13,8 +13,9 @@ const AGENT_ROLES = new Set<unknown>(['ROLE_AGENT', 'agent', undefined]);
  * was emitted yet, a GetTask snapshot's trailing agent messages in `history` stand in.
  */
 export function mapStatusText(frame: UnwrappedFrame, ctx: MapContext): BaseEvent[] {
-  let text = statusTextOf(frame);
-  let messageId = statusMessageIdOf(frame);
+  const message = statusMessageOf(frame);
+  let text = statusTextOf(message);
+  let messageId = nonEmptyString(message?.messageId);
   if (text.length === 0 && !ctx.state.hasEmittedText) {
     const fromHistory = historyAgentTextOf(frame.body);
     text = fromHistory.text;
@@ -83,13 +84,8 @@ function statusMessageOf(frame: UnwrappedFrame): WireObject | undefined {
   return isWireObject(status) && isWireObject(status.message) ? status.message : undefined;
 }
 
-function statusTextOf(frame: UnwrappedFrame): string {
-  const message = statusMessageOf(frame);
+function statusTextOf(message: WireObject | undefined): string {
   return message && AGENT_ROLES.has(message.role) ? textOfParts(message.parts) : '';
-}
-
-function statusMessageIdOf(frame: UnwrappedFrame): string | undefined {
-  return nonEmptyString(statusMessageOf(frame)?.messageId);
 }
 
 const NO_HISTORY_TEXT = { text: '' } as const;

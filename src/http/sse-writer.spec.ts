@@ -126,6 +126,7 @@ describe('SseWriter (docs/behaviour/sse.md)', () => {
     stream.onClientGone(() => leaves.push('left'));
     response.socket.writableNeedDrain = true;
     const writable = stream.whenWritable();
+    expect(writable).toBeInstanceOf(Promise);
     response.close();
     await writable;
     expect(leaves).toEqual(['left']);

@@ -21,9 +21,8 @@ export interface RunObserver {
  */
 export class RunDelivery {
   private hasLeft = false;
-  private onLeft?: () => void;
-  /** Settles when the client leaves: a wait for a buffer that will never drain ends then. */
-  private readonly left = new Promise<void>((resolve) => (this.onLeft = resolve));
+  /** Ends the current wait for the sink, if any: a buffer that will never drain once the client left. */
+  private wake?: () => void;
 
   constructor(
     private readonly run: DeliveredRun,
@@ -47,7 +46,7 @@ export class RunDelivery {
         // After the client has it; hooks are called, never awaited.
         for (const observer of observers) observer.event(next.value);
         const writable = this.hasLeft ? undefined : sink.whenWritable();
-        if (writable) await Promise.race([writable, this.left]);
+        if (writable) await this.waitFor(writable);
       }
       // Free the slot before the stream ends: the client's next turn may reach another replica at once.
       await this.release();
@@ -65,7 +64,19 @@ export class RunDelivery {
   leave(): void {
     if (this.hasLeft) return;
     this.hasLeft = true;
-    this.onLeft?.();
+    this.wake?.();
     this.run.disconnect();
+  }
+
+  /**
+   * Until the sink can take more or the client leaves. Not a race against one "left" promise: that would add a
+   * reaction to it at every wait, kept for the whole run.
+   */
+  private async waitFor(writable: Promise<void>): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.wake = resolve;
+      writable.then(resolve, reject);
+    });
+    this.wake = undefined;
   }
 }

@@ -346,6 +346,8 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     const permission = permissionInput(ids(admitted.contextId), shellPermissionSpec('tool-1'));
     stream.push(inputRequiredFrame(ids(admitted.contextId), { input: permission }));
     while (last(sink.events).type !== 'RUN_FINISHED') await sink.written(sink.events.length + 1);
+    // The cancel must meet the run while it is held after RUN_FINISHED(interrupt).
+    expect(sink.waits).toBe(1);
     registry.cancelActiveRun(THREAD, admitted.execution.executionId);
     sink.drain();
     await delivered;

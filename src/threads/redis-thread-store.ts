@@ -8,12 +8,13 @@ import { defineThreadScripts, type ScriptedRedis } from './redis-scripted-client
 import { redisCancelChannel, redisThreadKeys } from './redis-thread-keys';
 import { acquireRedisLock } from './redis-thread-lock';
 import type { RedisThreadStoreOptions } from './redis-thread-store-options';
-import type {
-  ThreadCluster,
-  ThreadClusterLock,
-  ThreadWriteCondition,
-  ThreadWriteOutcome,
-  VersionedThread,
+import {
+  IS_THREAD_CLUSTER,
+  type ThreadCluster,
+  type ThreadClusterLock,
+  type ThreadWriteCondition,
+  type ThreadWriteOutcome,
+  type VersionedThread,
 } from './thread-cluster';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
 import type { ThreadStore } from './thread-store';
@@ -38,6 +39,7 @@ interface CancelMessage {
  * with the lease token it got. Loads read the thread only (load on demand, docs/behaviour/state.md#atomic-writes).
  */
 export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicationShutdown {
+  readonly [IS_THREAD_CLUSTER] = true;
   readonly leaseRenewMs: number;
   private readonly logger = new Logger(RedisThreadStore.name);
   private readonly client: ScriptedRedis;

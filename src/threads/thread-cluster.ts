@@ -9,6 +9,13 @@ import type { ThreadState } from './thread-state';
  */
 export const THREAD_CLUSTER = Symbol('THREAD_CLUSTER');
 
+/** Marks a store that is also a ThreadCluster, so telling one apart needs no import of the Redis code. */
+export const IS_THREAD_CLUSTER = Symbol('IS_THREAD_CLUSTER');
+
+export function isThreadCluster(store: object): store is ThreadCluster {
+  return (store as { [IS_THREAD_CLUSTER]?: unknown })[IS_THREAD_CLUSTER] === true;
+}
+
 /** A thread as one read saw it: the document, its version and whether some replica holds its run lease. */
 export interface VersionedThread {
   readonly state: ThreadState | undefined;

@@ -14,7 +14,7 @@ import {
   type RedisThreadStoreOptions,
 } from './redis-thread-store-options';
 import { ThreadAdmissionService } from './thread-admission.service';
-import { THREAD_CLUSTER } from './thread-cluster';
+import { isThreadCluster, THREAD_CLUSTER } from './thread-cluster';
 import { ThreadRegistry } from './thread-registry';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 import { ThreadStoreHealthIndicator } from './thread-store.health';
@@ -68,7 +68,7 @@ export interface ThreadsParts {
       // The same Redis store seen as a cluster (docs/architecture.md#decisions); null keeps the registry in-process.
       provide: THREAD_CLUSTER,
       inject: [THREAD_STORE],
-      useFactory: async (store: ThreadStore) => ((await isRedisStore(store)) ? store : null),
+      useFactory: (store: ThreadStore) => (isThreadCluster(store) ? store : null),
     },
     ThreadRegistry,
     ThreadAdmissionService,
@@ -79,9 +79,7 @@ export interface ThreadsParts {
 export class ThreadsModule {}
 
 /**
- * The Redis store (and ioredis with it) is loaded only in Redis mode, or to recognise a host's own store. Called
- * by the factories above, so defined after the module class.
+ * The Redis store (and ioredis with it) is loaded only in Redis mode; a store that is also a cluster says so
+ * itself (`isThreadCluster`). Called by the factory above, so defined after the module class.
  */
 const loadRedisThreadStore = () => import('./redis-thread-store');
-const isRedisStore = async (store: ThreadStore) =>
-  !(store instanceof FileThreadStore) && store instanceof (await loadRedisThreadStore()).RedisThreadStore;

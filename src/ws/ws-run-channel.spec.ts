@@ -245,6 +245,7 @@ describe('WsRunChannel', () => {
       const run = await runs.started('run-1');
       wire.writableNeedDrain = true;
       const writable = runs.sinks.get('run-1')?.whenWritable();
+      expect(writable).toBeInstanceOf(Promise);
       socket.readyState = 3;
       socket.emit('close');
       await writable;

@@ -74,20 +74,29 @@ describe('back-pressure from a slow SSE client', () => {
 
   /**
    * A /ws client gets the same (docs/behaviour/sse.md#back-pressure). Seen from inside: the run's sink is
-   * wrapped to tell when the run first waits for its socket to drain, and how many deltas it handed out.
+   * wrapped to tell when the run waits for its socket to drain, and whether anything is written meanwhile.
    */
   it('holds a /ws run back the same way: it waits for drain while the client does not read, then delivers every event', async () => {
     const runs = gateway.app.get(RunService);
     const original = runs.stream;
     const stream = original.bind(runs);
-    const before = await contentEvents();
-    const waited = new Promise<number>((resolve) => {
+    // Nothing may be written while the run waits for drain: that is what holding the run back means.
+    let isWaiting = false;
+    let writesWhileWaiting = 0;
+    const waited = new Promise<void>((resolve) => {
       runs.stream = (run, sink) =>
         stream(run, {
-          write: (event) => sink.write(event),
+          write: (event) => {
+            if (isWaiting) writesWhileWaiting++;
+            sink.write(event);
+          },
           whenWritable: () => {
             const writable = sink.whenWritable();
-            if (writable) void contentEvents().then((count) => resolve(count - before));
+            if (writable) {
+              isWaiting = true;
+              void writable.then(() => (isWaiting = false));
+              resolve();
+            }
             return writable;
           },
           end: () => sink.end(),
@@ -98,9 +107,10 @@ describe('back-pressure from a slow SSE client', () => {
     try {
       client.socket.pause();
       client.send(runInput({ threadId: 'ws-flood-1', text: 'flood' }));
-      expect(await waited).toBeLessThan(FLOOD_DELTA_COUNT);
+      await waited;
       client.socket.resume();
       const events = await client.nextRun(60_000);
+      expect(writesWhileWaiting).toBe(0);
       expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toHaveLength(FLOOD_DELTA_COUNT);
       expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
     } finally {
