@@ -3,7 +3,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import type { Response } from 'express';
 import { RunMetrics } from '../metrics/run-metrics';
 import { encodeSseFrame } from '../wire/sse-frame';
-import { drainedOrClosed, type RunSink } from '../runs/run-flow-control';
+import { drainedOrClosed, TurnCork, type RunSink } from '../runs/run-flow-control';
 import { HEARTBEAT_COMMENT, Heartbeat } from './with-heartbeat';
 
 /**
@@ -23,8 +23,11 @@ export class SseWriter {
 
 /** One SSE response as a run's sink: headers, batched frame writes, back-pressure, the heartbeat. */
 export class SseStream implements RunSink {
-  private isCorked = false;
   private isFinished = false;
+  private readonly turnCork = new TurnCork(
+    () => this.response.cork(),
+    () => this.uncork(),
+  );
   private readonly heartbeat: Heartbeat;
 
   constructor(
@@ -70,7 +73,7 @@ export class SseStream implements RunSink {
       return undefined;
     // Flush what this turn corked, then judge by the socket: the response's own 'drain' is only emitted
     // when the socket drains after having been full, so waiting on it could wait for ever.
-    this.uncork();
+    this.turnCork.flush();
     if (!socket.writableNeedDrain) return undefined;
     return drainedOrClosed(socket, response);
   }
@@ -78,7 +81,7 @@ export class SseStream implements RunSink {
   end(): void {
     this.finish();
     // Flush before ending: once ended, the response lets go of its socket and could not uncork it.
-    this.uncork();
+    this.turnCork.flush();
     this.response.end();
   }
 
@@ -93,16 +96,8 @@ export class SseStream implements RunSink {
     this.heartbeat.stop();
   }
 
-  /**
-   * Frames produced in one turn of the event loop (a burst of deltas from one upstream chunk) leave in one
-   * socket write; a lone frame waits only until the end of the turn (setImmediate), never for a timer.
-   */
   private writeFrame(frame: string): void {
-    if (!this.isCorked) {
-      this.isCorked = true;
-      this.response.cork();
-      setImmediate(() => this.uncork());
-    }
+    this.turnCork.forThisTurn();
     this.response.write(frame);
   }
 
@@ -112,8 +107,6 @@ export class SseStream implements RunSink {
    * makes the whole turn one writev (docs/benchmarks.md, `eventsPerWrite`).
    */
   private uncork(): void {
-    if (!this.isCorked) return;
-    this.isCorked = false;
     const socket = this.response.socket;
     socket?.cork();
     this.response.uncork();

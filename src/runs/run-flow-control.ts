@@ -41,3 +41,33 @@ export function drainedOrClosed(socket: Emitter, connection: Emitter): Promise<v
     connection.once('close', done);
   });
 }
+
+/**
+ * Writes made in one turn of the event loop leave in one socket write: the first write of a turn corks, and
+ * the end of the turn (setImmediate, never a timer) or a wait for drain flushes (docs/benchmarks.md,
+ * `eventsPerWrite`). `cork` / `flush` are the transport's own.
+ */
+export class TurnCork {
+  private isCorked = false;
+  private readonly flushNow = () => this.flush();
+
+  constructor(
+    private readonly corkSocket: () => void,
+    private readonly flushSocket: () => void,
+  ) {}
+
+  /** Before a write: cork, unless this turn already did. */
+  forThisTurn(): void {
+    if (this.isCorked) return;
+    this.isCorked = true;
+    this.corkSocket();
+    setImmediate(this.flushNow);
+  }
+
+  /** Writes what this turn corked, now (before judging the socket's buffer, or before ending). */
+  flush(): void {
+    if (!this.isCorked) return;
+    this.isCorked = false;
+    this.flushSocket();
+  }
+}

@@ -6,7 +6,7 @@ import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
-import { drainedOrClosed, type RunSink } from '../runs/run-flow-control';
+import { drainedOrClosed, TurnCork, type RunSink } from '../runs/run-flow-control';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from '../runs/admitted-run';
 import { encodeSseFrame } from '../wire/sse-frame';
@@ -88,7 +88,8 @@ export class WsRunChannel {
   private readonly queued: { body: JsonBody; language: Language }[] = [];
   /** Refusals owed for inputs beyond the queue, per language, sent once the active run has ended. */
   private readonly refusalsDue = new Map<Language, number>();
-  private isWireCorked = false;
+  /** Set when the connection's TCP socket is known (always, except in unit specs without one). */
+  private readonly wireCork?: TurnCork;
 
   constructor(
     private readonly socket: WebSocket,
@@ -96,6 +97,12 @@ export class WsRunChannel {
     private readonly runs: WsRunPort,
     private readonly options: WsRunChannelOptions,
   ) {
+    const wire = options.wire;
+    if (wire)
+      this.wireCork = new TurnCork(
+        () => wire.cork(),
+        () => wire.uncork(),
+      );
     // A protocol ping on the heartbeat interval: any frame resets AgentCore's idle timeout (docs/behaviour/interrupts.md#from-input-required-to-interrupts).
     this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs);
     this.heartbeat.unref();
@@ -192,7 +199,7 @@ export class WsRunChannel {
   private whenWritable(): Promise<void> | undefined {
     const wire = this.options.wire;
     if (!wire?.writableNeedDrain || this.socket.readyState !== WebSocket.OPEN) return undefined;
-    this.uncorkWire();
+    this.wireCork?.flush();
     if (!wire.writableNeedDrain) return undefined;
     return drainedOrClosed(wire, this.socket);
   }
@@ -200,26 +207,12 @@ export class WsRunChannel {
   /** One frame per event; a large one as a text frame plus continuation frames, each under 32 KB. */
   private send(text: string): void {
     if (this.socket.readyState !== WebSocket.OPEN) return;
-    this.corkForThisTurn();
+    // Still one WebSocket message per event, as AgentCore expects; only their socket write is shared.
+    this.wireCork?.forThisTurn();
     const pieces = splitUtf8Frame(text);
     pieces.forEach((piece, index) =>
       this.socket.send(piece, { binary: false, fin: index === pieces.length - 1 }),
     );
-  }
-
-  /** Still one WebSocket message per event, as AgentCore expects; only their socket write is shared. */
-  private corkForThisTurn(): void {
-    const wire = this.options.wire;
-    if (!wire || this.isWireCorked) return;
-    this.isWireCorked = true;
-    wire.cork();
-    setImmediate(() => this.uncorkWire());
-  }
-
-  private uncorkWire(): void {
-    if (!this.isWireCorked) return;
-    this.isWireCorked = false;
-    this.options.wire?.uncork();
   }
 
   private sendError(code: ErrorCode, key: MessageKey, language: Language): void {
