@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { admittedRunFixture } from '../../test/support/admitted-run-fixture';
 import { statusFrame } from '../demo-kernel/kernel-frames';
 import { unwrapFrame } from '../wire/unwrap-frame';
 import { MessageCatalogue } from '../i18n/message-catalogue';
@@ -6,10 +7,8 @@ import type { ThreadState } from '../threads/thread-state';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
 import { ScriptedA2aGateway } from '../../test/support/fakes/scripted-a2a-gateway';
 import { threadStateFixture } from '../../test/support/thread-state-fixture';
-import { parseRunAgentInput } from '../run-input/parse-run-input';
 import { RunContext } from './run-context';
 import type { RunPersistence } from '../threads/run-persistence';
-import type { AdmittedRun } from './admitted-run';
 
 const fixture = threadStateFixture();
 const CONTEXT = fixture.contextId;
@@ -41,28 +40,15 @@ class RecordingPersistence implements RunPersistence {
 }
 
 function contextFor(persistence: RecordingPersistence, gateway = new ScriptedA2aGateway()): RunContext {
-  const input = parseRunAgentInput({
-    threadId: 'thread-1',
-    runId: 'run-1',
-    messages: [{ id: 'm-1', role: 'user', content: 'hello' }],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/work/ws' } },
-  });
-  const run: AdmittedRun = {
-    input,
-    props: input.forwardedProps.iacCode,
-    rawBody: '{}',
-    language: 'en',
-    threadId: 'thread-1',
-    runId: 'run-1',
-    admittedRunId: 'run-1',
-    executionId: 'exec-1',
-    contextId: CONTEXT,
-    rosInvocationId: 'invocation-1',
-    cwd: '/work/ws',
-    persistence,
-    face: 'iac-code',
-    admittedAtMs: 0,
-  };
+  const run = admittedRunFixture(
+    {
+      threadId: 'thread-1',
+      runId: 'run-1',
+      messages: [{ id: 'm-1', role: 'user', content: 'hello' }],
+      forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/work/ws' } },
+    },
+    { executionId: 'exec-1', contextId: CONTEXT, persistence },
+  );
   return new RunContext(run, {
     gateway,
     persistence,

@@ -1,4 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
+import { admittedRunFixture } from '../../test/support/admitted-run-fixture';
 import { Logger } from '@nestjs/common';
 import { JsonRpcTransportError } from '@a2a-js/sdk/errors';
 import type { A2aFrame, A2aOutgoingMessage } from '../wire/a2a-wire';
@@ -9,7 +10,6 @@ import type { ThreadState } from '../threads/thread-state';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
 import { ScriptedA2aGateway } from '../../test/support/fakes/scripted-a2a-gateway';
 import { GuidanceRun } from './guidance-run';
-import { parseRunAgentInput } from '../run-input/parse-run-input';
 import type { RunPersistence } from '../threads/run-persistence';
 import type { AdmittedRun } from './admitted-run';
 
@@ -67,36 +67,23 @@ function readOnly(thread: ThreadState): RunPersistence {
 }
 
 function admitted(persistence: RunPersistence): AdmittedRun {
-  const input = parseRunAgentInput({
-    threadId: 'thread-1',
-    runId: 'guide-1',
-    messages: [{ id: 'm-guide', role: 'user', content: 'prefer one zone' }],
-    forwardedProps: {
-      iacCode: {
-        schemaVersion: 1,
-        rosInvocationId: 'inv-1',
-        cwd: '/ws',
-        runMode: 'pipeline',
-        activeGuidance: true,
+  return admittedRunFixture(
+    {
+      threadId: 'thread-1',
+      runId: 'guide-1',
+      messages: [{ id: 'm-guide', role: 'user', content: 'prefer one zone' }],
+      forwardedProps: {
+        iacCode: {
+          schemaVersion: 1,
+          rosInvocationId: 'inv-1',
+          cwd: '/ws',
+          runMode: 'pipeline',
+          activeGuidance: true,
+        },
       },
     },
-  });
-  return {
-    input,
-    props: input.forwardedProps.iacCode,
-    rawBody: '{}',
-    language: 'en',
-    threadId: 'thread-1',
-    runId: 'guide-1',
-    admittedRunId: 'guide-1',
-    executionId: 'exec-1',
-    contextId: CONTEXT,
-    rosInvocationId: 'inv-1',
-    cwd: '/ws',
-    persistence,
-    face: 'iac-code',
-    admittedAtMs: 0,
-  };
+    { executionId: 'exec-1', contextId: CONTEXT, persistence },
+  );
 }
 
 async function runGuidance(gateway: ScriptedA2aGateway, taskId: string | null = LIVE.taskId) {

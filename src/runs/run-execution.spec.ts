@@ -1,4 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
+import { admittedRunFixture } from '../../test/support/admitted-run-fixture';
 import { Logger } from '@nestjs/common';
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../demo-kernel/kernel-frames';
 import { inputRequiredFrame, permissionInput } from '../demo-kernel/kernel-inputs';
@@ -13,10 +14,8 @@ import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-s
 import { RecordingSink } from '../../test/support/fakes/recording-sink';
 import { threadStateFixture } from '../../test/support/thread-state-fixture';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
-import { parseRunAgentInput } from '../run-input/parse-run-input';
 import { RunDelivery } from './run-delivery';
 import { RunExecution } from './run-execution';
-import type { AdmittedRun } from './admitted-run';
 
 const THREAD = 'thread-1';
 const CANCEL_TIMEOUT_MS = 5000;
@@ -60,24 +59,12 @@ async function startRun(
     forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/work/ws' } },
     ...(options.resume ? { resume: options.resume } : {}),
   };
-  const input = parseRunAgentInput(body);
   const persistence = new ThreadRunState(registry, admitted, runId, logger);
-  const run: AdmittedRun = {
-    input,
-    props: input.forwardedProps.iacCode,
-    rawBody: JSON.stringify(body),
-    language: 'en',
-    threadId: THREAD,
-    runId,
-    admittedRunId: runId,
+  const run = admittedRunFixture(body, {
     executionId: admitted.execution.executionId,
     contextId: admitted.contextId,
-    rosInvocationId: 'invocation-1',
-    cwd: '/work/ws',
     persistence,
-    face: 'iac-code',
-    admittedAtMs: 0,
-  };
+  });
   const execution = new RunExecution(run, {
     gateway,
     persistence,
