@@ -4,6 +4,7 @@ import { ActivityTracker } from '../common/activity-tracker';
 import { AguiError } from '../common/agui-error';
 import { isTaskGone } from '../a2a/upstream-error';
 import { ErrorCode } from '../common/error-code';
+import { provesExecution } from '../threads/execution-claim';
 import { withExecutionTerminal } from '../threads/terminal-execution';
 import { ThreadRegistry } from '../threads/thread-registry';
 import type { CancelRequest } from './cancel-request';
@@ -30,14 +31,8 @@ export class CancelService {
       const state = await this.registry.load(request.threadId);
       if (!state) throw notFound();
       const { execution } = state;
-      const isCurrent =
-        execution.executionId === request.executionId &&
-        !state.terminalExecutionIds.includes(execution.executionId);
-      if (!isCurrent) {
-        if (state.terminalExecutionIds.includes(request.executionId)) return 'already_terminal';
-        throw notFound();
-      }
-      if (execution.rosInvocationId !== request.rosInvocationId) throw notFound();
+      if (state.terminalExecutionIds.includes(request.executionId)) return 'already_terminal';
+      if (!provesExecution(state, request)) throw notFound();
       // Upstream first: if A2A cannot cancel, nothing changes here and the caller may retry.
       // An upstream cancel in flight keeps an AgentCore session HealthyBusy.
       const { taskId } = execution;

@@ -14,6 +14,16 @@ export interface HttpLimits {
   readonly keepAliveTimeoutMs: number;
 }
 
+export interface ReattachLimits {
+  /** How long a run whose last reader left keeps running before it is cancelled; 0 = cancel at once. */
+  readonly graceMs: number;
+  /** Events and bytes one run's event log holds. */
+  readonly maxEventsPerRun: number;
+  readonly maxBytesPerRun: number;
+  /** Bytes all event logs of the process hold together. */
+  readonly maxBytesTotal: number;
+}
+
 export interface AppConfig {
   readonly host: string;
   readonly port: number;
@@ -54,6 +64,8 @@ export interface AppConfig {
     readonly resourceMetadataUrl?: string;
   };
   readonly drainMs: number;
+  /** Runs that outlive their client's connection (docs/behaviour/reattach.md); `graceMs` 0 = off. */
+  readonly reattach: ReattachLimits;
   readonly log: { readonly level: string; readonly format: 'json' | 'pretty' };
   readonly metricsPublic: boolean;
   readonly tracing: boolean;

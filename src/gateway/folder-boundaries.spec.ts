@@ -25,6 +25,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   metrics: ['config', 'common', 'auth', 'tracing'],
   a2a: ['config', 'common', 'wire', 'metrics', 'demo-kernel'],
   threads: ['config', 'common', 'i18n', 'logging', 'wire', 'metrics', 'interrupts'],
+  'run-log': ['config', 'common', 'wire', 'threads'],
   runs: [
     'config',
     'common',
@@ -37,6 +38,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'interrupts',
     'run-input',
     'threads',
+    'run-log',
   ],
   cancellation: ['config', 'common', 'i18n', 'wire', 'a2a', 'interrupts', 'threads'],
   health: ['config', 'common', 'a2a', 'threads'],
@@ -52,6 +54,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'run-input',
     'runs',
     'cancellation',
+    'run-log',
   ],
   ws: ['config', 'common', 'i18n', 'logging', 'wire', 'auth', 'metrics', 'run-input', 'runs'],
   gateway: [

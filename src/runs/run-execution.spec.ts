@@ -76,7 +76,9 @@ async function startRun(
     cancelTimeoutMs: CANCEL_TIMEOUT_MS,
   });
   const sink = new RecordingSink();
-  const delivery = new RunDelivery(execution, sink, [], () => persistence.release());
+  const delivery = new RunDelivery(execution, sink, [], () => persistence.release(), {
+    runToken: '0123456789abcdef',
+  });
   const delivered = delivery.deliver();
   const stored = async () => (await store.load(THREAD)) as ThreadState;
   const isBusy = () =>

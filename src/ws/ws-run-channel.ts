@@ -174,7 +174,8 @@ export class WsRunChannel {
 
   private stream(run: AdmittedRun, language: Language): void {
     const sink: RunSink = {
-      write: (event) => this.send(encodeSseFrame(event)),
+      // The SSE record without its id line: AgentCore clients strip exactly `data: ` (docs/behaviour/agentcore.md).
+      write: (frame) => this.send(frame.data),
       whenWritable: () => this.whenWritable(),
       end: () => {
         this.leaveRun = undefined;
