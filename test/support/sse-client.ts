@@ -78,17 +78,29 @@ export interface OpenRun {
 
 /** POSTs a run and exposes its events as they arrive (postRun waits for the end of the same). */
 export function openRun(url: string, body: unknown, options: PostOptions = {}): OpenRun {
+  return openSse(
+    url,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    },
+    options,
+  );
+}
+
+/** GETs an event stream (a reattach route) and exposes its events as they arrive. */
+export function openEvents(url: string, options: PostOptions = {}): OpenRun {
+  return openSse(url, { method: 'GET', headers: { accept: 'text/event-stream', ...options.headers } }, options);
+}
+
+function openSse(url: string, init: RequestInit, options: PostOptions): OpenRun {
   const controller = new AbortController();
   options.signal?.addEventListener('abort', () => controller.abort());
   const seen: BaseEvent[] = [];
   const waiters = new Set<(event: BaseEvent) => void>();
   const finished = (async (): Promise<SseResponse> => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-      signal: controller.signal,
-    });
+    const response = await fetch(url, { ...init, signal: controller.signal });
     const isSse = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
     let text = '';
     let parsedUpTo = 0;

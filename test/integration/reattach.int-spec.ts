@@ -1,0 +1,189 @@
+import type { BaseEvent } from '@ag-ui/core';
+import * as fc from 'fast-check';
+import { expectConformantEvents } from '../support/agui-conformance';
+import { runInput } from '../support/run-input';
+import { eventually, openEvents, openRun, postRun, type OpenRun } from '../support/sse-client';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
+
+type SessionValue = { executionId: string; rosInvocationId: string };
+
+const sessionOf = (events: readonly BaseEvent[]): SessionValue | undefined =>
+  (
+    events.find((e) => (e as { name?: string }).name === 'iac-code.session.v1') as unknown as
+      { value: SessionValue } | undefined
+  )?.value;
+const isSession = (event: BaseEvent) => (event as { name?: string }).name === 'iac-code.session.v1';
+const isTerminal = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
+
+const byExecution = (gateway: RunningGateway, executionId: string, query: string) =>
+  `${gateway.url}extensions/iac-code/v1/executions/${encodeURIComponent(executionId)}/events?${query}`;
+const byThread = (gateway: RunningGateway, threadId: string, query: string) =>
+  `${gateway.url}extensions/iac-code/v1/threads/${encodeURIComponent(threadId)}/events?${query}`;
+
+/** Runs that survive their connection (docs/behaviour/reattach.md), over the scripted kernel. */
+describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
+  const gateways = useGateway({ upstream: true, startBeforeAll: false });
+  const cancelsOf = async (taskIdPrefix = '') =>
+    (await gateways.upstream.requests()).filter(
+      (entry) =>
+        entry.rpcMethod === 'CancelTask' &&
+        String((entry.body as { params?: { id?: string } }).params?.id ?? '').startsWith(taskIdPrefix),
+    );
+
+  describe('with the window off (the default)', () => {
+    it('still gives every event an id, and a disconnect still cancels at once: nothing is retained', async () => {
+      const gateway = await gateways.start();
+      const full = await postRun(gateway.url, runInput({ threadId: 'ids-default', runId: 'run-ids' }));
+      expect(full.ids).toHaveLength(full.events.length);
+      const [token] = String(full.ids[0]).split('.');
+      expect(full.ids).toEqual(full.events.map((_, index) => `${token}.${index + 1}`));
+      const session = sessionOf(full.events) as SessionValue;
+      const refused = await fetch(byExecution(gateway, session.executionId, 'rosInvocationId=invocation-1'));
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toEqual({
+        error: { code: 'EXECUTION_NOT_FOUND', message: 'The execution was not found.' },
+      });
+    });
+  });
+
+  describe('with a window', () => {
+    let gateway: RunningGateway;
+    beforeEach(async () => {
+      gateway = await gateways.start({ IAC_CODE_AGUI_REATTACH_SECONDS: '30' });
+    });
+
+    it('a client cut after any event reattaches with its last id: nothing lost, nothing twice (property, 200 cases)', async () => {
+      const reference = await postRun(gateway.url, runInput({ threadId: 'cut-reference', runId: 'run-0' }));
+      let runNumber = 0;
+      await fc.assert(
+        // Cut after any event but the last (a cut after the terminal event leaves nothing to reattach for).
+        fc.asyncProperty(fc.integer({ min: 1, max: reference.events.length - 1 }), async (cutAfter) => {
+          const threadId = `cut-${++runNumber}`;
+          const owner = openRun(gateway.url, runInput({ threadId, runId: `run-${runNumber}` }), {
+            disconnectAfterEvents: cutAfter,
+          });
+          const before = await owner.finished;
+          const lastId = before.ids.at(-1) as string;
+          const ended = before.events.some(isTerminal);
+          const rest = ended
+            ? { events: [] as BaseEvent[], ids: [] as (string | undefined)[] }
+            : await openEvents(byThread(gateway, threadId, 'rosInvocationId=invocation-1'), {
+                headers: { 'last-event-id': lastId },
+              }).finished;
+          const whole = await openEvents(byThread(gateway, threadId, 'rosInvocationId=invocation-1'))
+            .finished;
+          const joined = [...before.events, ...rest.events];
+          expect(joined).toEqual(whole.events);
+          expect([...before.ids, ...rest.ids]).toEqual(whole.ids);
+          await expectConformantEvents(joined);
+        }),
+        { numRuns: 200 },
+      );
+      expect(await cancelsOf()).toEqual([]);
+    }, 300_000);
+
+    it('nobody comes back: exactly one CancelTask once the window passed, the thread busy until then', async () => {
+      const short = await gateways.start({ IAC_CODE_AGUI_REATTACH_SECONDS: '1' });
+      const owner = openRun(short.url, runInput({ threadId: 'gone', runId: 'run-gone', text: 'silent' }));
+      const session = (await owner.waitForEvent(isSession)) as unknown as { value: { taskId: string } };
+      const left = Date.now();
+      owner.abort();
+      const busy = await postRun(short.url, runInput({ threadId: 'gone', runId: 'run-gone-2' }));
+      expect(busy.status).toBe(409);
+      const ping = (await (await fetch(`${short.url}ping`)).json()) as { status: string };
+      expect(ping.status).toBe('HealthyBusy');
+      const cancels = await eventually(
+        () => cancelsOf(session.value.taskId),
+        (found) => found.length > 0,
+        20_000,
+      );
+      expect(Date.now() - left).toBeGreaterThanOrEqual(1000);
+      expect(cancels).toHaveLength(1);
+      expect(short.logs.join('\n')).toContain('no client reattached within the window');
+      await eventually(
+        () => postRun(short.url, runInput({ threadId: 'gone', runId: 'run-gone-3' })),
+        (next) => next.status === 200,
+      );
+      expect(await cancelsOf(session.value.taskId)).toHaveLength(1);
+    });
+
+    it('two observers and the owner see the same stream; the owner leaving alone cancels nothing', async () => {
+      const threadId = 'watched';
+      const owner = openRun(gateway.url, runInput({ threadId, runId: 'run-watched', text: 'slow' }));
+      const session = (await owner.waitForEvent(isSession)) as unknown as { value: { taskId: string } };
+      const observers: OpenRun[] = [1, 2].map(() =>
+        openEvents(byThread(gateway, threadId, 'rosInvocationId=invocation-1')),
+      );
+      await Promise.all(observers.map((o) => o.waitForEvent((e) => e.type === 'TEXT_MESSAGE_CONTENT')));
+      const ownerSeen = await owner.waitForEvent((e) => e.type === 'TEXT_MESSAGE_CONTENT');
+      expect(ownerSeen.type).toBe('TEXT_MESSAGE_CONTENT');
+      owner.abort();
+      const cut = await owner.finished;
+      const [first, second] = await Promise.all(observers.map((o) => o.finished));
+      expect(first.events).toEqual(second.events);
+      expect(first.events.slice(0, cut.events.length)).toEqual(cut.events);
+      expect(first.events.at(-1)?.type).toBe('RUN_FINISHED');
+      await expectConformantEvents(first.events);
+      expect(await cancelsOf(session.value.taskId)).toEqual([]);
+    });
+
+    it('refuses, before any byte of a stream, what does not prove the run or names no event of it', async () => {
+      const threadId = 'refusals';
+      const done = await postRun(gateway.url, runInput({ threadId, runId: 'run-refusals' }));
+      const { executionId } = sessionOf(done.events) as SessionValue;
+      const statusOf = async (url: string, headers: Record<string, string> = {}) => {
+        const response = await fetch(url, { headers });
+        const body = (await response.json()) as { error: { code: string } };
+        return [response.status, body.error.code];
+      };
+      const ros = 'rosInvocationId=invocation-1';
+      expect(await statusOf(byExecution(gateway, executionId, 'rosInvocationId=other'))).toEqual([
+        404,
+        'EXECUTION_NOT_FOUND',
+      ]);
+      expect(await statusOf(byExecution(gateway, 'no-such-execution', ros))).toEqual([
+        404,
+        'EXECUTION_NOT_FOUND',
+      ]);
+      expect(await statusOf(byThread(gateway, 'never-ran', ros))).toEqual([404, 'EXECUTION_NOT_FOUND']);
+      expect(await statusOf(byExecution(gateway, executionId, ''))).toEqual([400, 'INVALID_INPUT']);
+      expect(await statusOf(byExecution(gateway, executionId, `${ros}&after=not-a-cursor`))).toEqual([
+        400,
+        'INVALID_INPUT',
+      ]);
+      expect(
+        await statusOf(byExecution(gateway, executionId, ros), { 'last-event-id': 'ffffffffffffffff.1' }),
+      ).toEqual([410, 'EVENTS_EXPIRED']);
+      // The run's own cursors are accepted, from its last one (nothing after it) to before its first.
+      const last = String(done.ids.at(-1));
+      const tail = await openEvents(byExecution(gateway, executionId, `${ros}&after=${last}`)).finished;
+      expect([tail.status, tail.events]).toEqual([200, []]);
+    });
+
+    it('a detached run whose log is full is cancelled at its bound, and that is logged', async () => {
+      const small = await gateways.start({
+        IAC_CODE_AGUI_REATTACH_SECONDS: '30',
+        IAC_CODE_AGUI_REATTACH_MAX_BYTES: String(256 * 1024),
+      });
+      const cancelsBefore = (await cancelsOf()).length;
+      const owner = openRun(small.url, runInput({ threadId: 'flooded', runId: 'run-flood', text: 'flood' }), {
+        disconnectAfterEvents: 3,
+      });
+      await owner.finished;
+      await eventually(
+        async () => small.logs.join('\n'),
+        (text) => text.includes('the event log of a detached run is full'),
+        20_000,
+      );
+      const cancels = await eventually(
+        () => cancelsOf(),
+        (found) => found.length > cancelsBefore,
+        20_000,
+      );
+      expect(cancels).toHaveLength(cancelsBefore + 1);
+      const reattach = await fetch(byThread(small, 'flooded', 'rosInvocationId=invocation-1'));
+      expect(reattach.status).toBe(404);
+    });
+  });
+});
