@@ -5,6 +5,7 @@ import { runInput } from '../support/run-input';
 import { eventually, openEvents, openRun, postRun, type OpenRun } from '../support/sse-client';
 import type { RunningGateway } from '../support/start-gateway';
 import { useGateway } from '../support/use-gateway';
+import { WsRunClient } from '../support/ws-client';
 
 type SessionValue = { executionId: string; rosInvocationId: string };
 
@@ -126,6 +127,21 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
       expect(first.events.at(-1)?.type).toBe('RUN_FINISHED');
       await expectConformantEvents(first.events);
       expect(await cancelsOf(session.value.taskId)).toEqual([]);
+    });
+
+    it('a /ws socket that drops detaches its run the same way: the run goes on, followed over the thread route', async () => {
+      const client = await WsRunClient.open(gateway.url);
+      client.send(runInput({ threadId: 'ws-dropped', runId: 'run-ws-dropped', text: 'slow' }));
+      await client.waitForEvents(3);
+      const seen = [...client.events];
+      client.socket.terminate();
+      await client.closed;
+      const rest = await openEvents(byThread(gateway, 'ws-dropped', 'rosInvocationId=invocation-1')).finished;
+      expect(rest.events.slice(0, seen.length)).toEqual(seen);
+      expect(rest.events.at(-1)?.type).toBe('RUN_FINISHED');
+      await expectConformantEvents(rest.events);
+      const { taskId } = sessionOf(rest.events) as unknown as { taskId: string };
+      expect(await cancelsOf(taskId)).toEqual([]);
     });
 
     it('refuses, before any byte of a stream, what does not prove the run or names no event of it', async () => {
