@@ -29,22 +29,30 @@ export class ReattachController {
     @Param('executionId') executionId: string,
     @Req() request: Request,
     @Res() response: Response,
-  ): void {
-    this.follow({ executionId }, request, response);
+  ): Promise<void> {
+    return this.follow({ executionId }, request, response);
   }
 
   @Get('threads/:threadId/events')
-  byThread(@Param('threadId') threadId: string, @Req() request: Request, @Res() response: Response): void {
-    this.follow({ threadId }, request, response);
+  byThread(
+    @Param('threadId') threadId: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    return this.follow({ threadId }, request, response);
   }
 
-  private follow(target: ReattachRequest['target'], request: Request, response: Response): void {
+  private async follow(
+    target: ReattachRequest['target'],
+    request: Request,
+    response: Response,
+  ): Promise<void> {
     setRequestLanguage(
       request,
       negotiateLanguage(request.headers['accept-language'], this.config.processLanguage),
     );
     const lastEventId = request.headers['last-event-id'];
-    const admitted = this.reattach.admit({
+    const admitted = await this.reattach.admit({
       target,
       rosInvocationId: singleText(request.query.rosInvocationId),
       agentCoreSessionId: agentCoreSessionIdOf(request.headers) ?? null,

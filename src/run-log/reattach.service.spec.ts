@@ -42,9 +42,9 @@ function setUp(sessionId?: string) {
   return { run, service, request, state, left };
 }
 
-const codeOf = (admit: () => unknown) => {
+const codeOf = async (admit: () => Promise<unknown>) => {
   try {
-    admit();
+    await admit();
     return 'admitted';
   } catch (error) {
     return error instanceof AguiError ? error.code : String(error);
@@ -56,7 +56,7 @@ describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
     const { run, service, request } = setUp();
     for (const type of ['RUN_STARTED', 'A', 'B']) run.append({ id: `${TOKEN}.x`, data: data(type) });
     const sink = new RecordingSink();
-    const follower = service.admit(request({ cursor: `${TOKEN}.1` })).follow(sink);
+    const follower = (await service.admit(request({ cursor: `${TOKEN}.1` }))).follow(sink);
     expect(run.readerCount).toBe(2);
     await sink.written(2);
     run.append({ id: `${TOKEN}.x`, data: data('RUN_FINISHED') });
@@ -67,30 +67,34 @@ describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
     expect(run.readerCount).toBe(1);
   });
 
-  it('refuses each mismatch with its code, an unproven caller like an unknown execution', () => {
+  it('refuses each mismatch with its code, an unproven caller like an unknown execution', async () => {
     const { service, request, run } = setUp('session-a');
     run.append({ id: `${TOKEN}.1`, data: data('RUN_STARTED') });
-    expect(codeOf(() => service.admit(request({ rosInvocationId: 'other' })))).toBe('EXECUTION_NOT_FOUND');
-    expect(codeOf(() => service.admit(request({ target: { executionId: 'nope' } })))).toBe(
+    expect(await codeOf(() => service.admit(request({ rosInvocationId: 'other' })))).toBe(
       'EXECUTION_NOT_FOUND',
     );
-    expect(codeOf(() => service.admit(request({ target: { threadId: 'nope' } })))).toBe(
+    expect(await codeOf(() => service.admit(request({ target: { executionId: 'nope' } })))).toBe(
       'EXECUTION_NOT_FOUND',
     );
-    expect(codeOf(() => service.admit(request({ agentCoreSessionId: 'session-b' })))).toBe(
+    expect(await codeOf(() => service.admit(request({ target: { threadId: 'nope' } })))).toBe(
       'EXECUTION_NOT_FOUND',
     );
-    expect(codeOf(() => service.admit(request()))).toBe('EXECUTION_NOT_FOUND');
-    expect(codeOf(() => service.admit(request({ agentCoreSessionId: 'session-a' })))).toBe('admitted');
-    expect(codeOf(() => service.admit(request({ rosInvocationId: undefined })))).toBe('INVALID_INPUT');
-    expect(codeOf(() => service.admit(request({ agentCoreSessionId: 'session-a', cursor: 'x' })))).toBe(
+    expect(await codeOf(() => service.admit(request({ agentCoreSessionId: 'session-b' })))).toBe(
+      'EXECUTION_NOT_FOUND',
+    );
+    expect(await codeOf(() => service.admit(request()))).toBe('EXECUTION_NOT_FOUND');
+    expect(await codeOf(() => service.admit(request({ agentCoreSessionId: 'session-a' })))).toBe('admitted');
+    expect(await codeOf(() => service.admit(request({ rosInvocationId: undefined })))).toBe('INVALID_INPUT');
+    expect(await codeOf(() => service.admit(request({ agentCoreSessionId: 'session-a', cursor: 'x' })))).toBe(
       'INVALID_INPUT',
     );
     expect(
-      codeOf(() => service.admit(request({ agentCoreSessionId: 'session-a', cursor: `${TOKEN}.9` }))),
+      await codeOf(() => service.admit(request({ agentCoreSessionId: 'session-a', cursor: `${TOKEN}.9` }))),
     ).toBe('INVALID_INPUT');
     expect(
-      codeOf(() => service.admit(request({ agentCoreSessionId: 'session-a', cursor: 'ffffffffffffffff.1' }))),
+      await codeOf(() =>
+        service.admit(request({ agentCoreSessionId: 'session-a', cursor: 'ffffffffffffffff.1' })),
+      ),
     ).toBe('EVENTS_EXPIRED');
   });
 });

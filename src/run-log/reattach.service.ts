@@ -7,6 +7,7 @@ import { parseCursor } from './event-cursor';
 import type { FrameSink } from './frame-sink';
 import { followRun, type RunFollower } from './follow-run';
 import { RunLogRegistry } from './run-log-registry';
+import type { SharedRun, SharedRunLog } from './shared-run-log';
 
 /** A reattach (docs/behaviour/reattach.md#routes): which run, who asks, and from which event on. */
 export interface ReattachRequest {
@@ -33,7 +34,11 @@ export interface AdmittedReattach {
 export class ReattachService {
   constructor(private readonly logs: RunLogRegistry) {}
 
-  admit(request: ReattachRequest): AdmittedReattach {
+  /**
+   * The run this replica retains, else (Redis mode) the one another replica runs; each check before the
+   * response starts.
+   */
+  async admit(request: ReattachRequest): Promise<AdmittedReattach> {
     const { target, rosInvocationId, cursor } = request;
     if (!rosInvocationId) throw new AguiError(ErrorCode.INVALID_INPUT, 'reattachIdentityRequired');
     const id = 'executionId' in target ? target.executionId : target.threadId;
@@ -42,28 +47,36 @@ export class ReattachService {
     const parsed = cursor === undefined ? undefined : parseCursor(cursor);
     if (cursor !== undefined && parsed === undefined)
       throw new AguiError(ErrorCode.INVALID_INPUT, 'eventCursorInvalid');
-    const run =
+    const local =
       'executionId' in target
         ? this.logs.forExecution(target.executionId)
         : this.logs.forThread(target.threadId);
+    const shared = local ? undefined : await this.logs.shared?.find(target);
+    const found = local
+      ? { identity: local.identity, lastSequence: local.log.lastSequence }
+      : shared && { identity: shared.identity, lastSequence: shared.lastSequence };
     const isProven =
-      run !== undefined &&
-      provesExecution(run.identity.admittedState, {
-        executionId: run.identity.executionId,
+      found !== undefined &&
+      provesExecution(found.identity.admittedState, {
+        executionId: found.identity.executionId,
         rosInvocationId,
         agentCoreSessionId: request.agentCoreSessionId,
       });
-    if (!run || !isProven) throw new AguiError(ErrorCode.EXECUTION_NOT_FOUND, 'executionNotFound');
+    if (!found || !isProven) throw new AguiError(ErrorCode.EXECUTION_NOT_FOUND, 'executionNotFound');
     let after = 0;
     if (parsed) {
       // Another run's cursor (an earlier run of the same execution, say) is not applied to this one.
-      if (parsed.runToken !== run.identity.runToken)
+      if (parsed.runToken !== found.identity.runToken)
         throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsExpired');
-      if (parsed.sequence > run.log.lastSequence)
+      if (parsed.sequence > found.lastSequence)
         throw new AguiError(ErrorCode.INVALID_INPUT, 'eventCursorInvalid');
       after = parsed.sequence;
     }
-    if (run.log.hasDropped(after)) throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsExpired');
-    return { follow: (sink) => followRun(run, after, sink) };
+    const isExpired = local ? local.log.hasDropped(after) : after + 1 < (shared as SharedRun).firstHeld;
+    if (isExpired) throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsExpired');
+    if (local) return { follow: (sink) => followRun(local, after, sink) };
+    const remote = shared as SharedRun;
+    const sharedLog = this.logs.shared as SharedRunLog;
+    return { follow: (sink) => sharedLog.follow(remote, after, sink) };
   }
 }

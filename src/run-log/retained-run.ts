@@ -23,6 +23,10 @@ export interface RetainedRunOptions {
   readonly abandon: (why: 'grace-over' | 'log-full') => void;
   /** The run's events are over (not abandoned): its log stays readable for the window. */
   readonly ended: () => void;
+  /** A frame was logged, as `sequence` (the shared log of Redis mode copies it). */
+  readonly appended?: (sequence: number, frame: EventFrame) => void;
+  /** Whether readers elsewhere (on other replicas) follow the run: the window then starts again. */
+  readonly hasRemoteReaders?: () => Promise<boolean>;
 }
 
 /**
@@ -52,8 +56,9 @@ export class RetainedRun {
 
   /** The run's next frame; a detached run whose log is full is abandoned. */
   append(frame: EventFrame): void {
-    if (this.wasAbandoned || this.log.append(frame, this.readers > 0)) return;
-    this.abandon('log-full');
+    if (this.wasAbandoned) return;
+    if (!this.log.append(frame, this.readers > 0)) return this.abandon('log-full');
+    this.options.appended?.(this.log.lastSequence, frame);
   }
 
   /** A reader attached (a reattach or an observer): the grace window, if running, stops. */
@@ -67,8 +72,25 @@ export class RetainedRun {
   readerLeft(): void {
     this.readers--;
     if (this.readers > 0 || this.isRunOver || this.wasAbandoned) return;
-    this.graceTimer = setTimeout(() => this.abandon('grace-over'), this.options.graceMs);
+    this.startWindow();
+  }
+
+  private startWindow(): void {
+    this.graceTimer = setTimeout(() => this.windowOver(), this.options.graceMs);
     this.graceTimer.unref();
+  }
+
+  /** Nobody here came back in time: unless readers on other replicas follow the run, it is abandoned. */
+  private windowOver(): void {
+    const { hasRemoteReaders } = this.options;
+    if (!hasRemoteReaders) return this.abandon('grace-over');
+    void hasRemoteReaders()
+      .catch(() => false)
+      .then((isFollowed) => {
+        if (this.readers > 0 || this.isRunOver || this.wasAbandoned) return;
+        if (isFollowed) this.startWindow();
+        else this.abandon('grace-over');
+      });
   }
 
   /** The run's events are over: the log is complete. */

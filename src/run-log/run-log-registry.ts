@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ByteBudget } from './byte-budget';
 import { RetainedRun, type RetainedRunIdentity } from './retained-run';
 import { RunEventLog } from './run-event-log';
+import { SHARED_RUN_LOG, type SharedRunLog } from './shared-run-log';
 
 /**
  * The runs of this process that may be reattached (docs/behaviour/reattach.md), by execution and by thread:
@@ -16,7 +17,11 @@ export class RunLogRegistry {
   private readonly byThread = new Map<string, RetainedRun>();
   private readonly total: ByteBudget;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** Redis mode: the logs every replica reads; null on a single host. */
+    @Optional() @Inject(SHARED_RUN_LOG) readonly shared: SharedRunLog | null = null,
+  ) {
     this.total = new ByteBudget(config.reattach.maxBytesTotal);
   }
 
@@ -36,6 +41,7 @@ export class RunLogRegistry {
   retain(identity: RetainedRunIdentity, leave: () => void): RetainedRun | undefined {
     const { reattach } = this.config;
     if (reattach.graceMs <= 0) return undefined;
+    const { shared } = this;
     const log = new RunEventLog({
       maxEvents: reattach.maxEventsPerRun,
       maxBytes: reattach.maxBytesPerRun,
@@ -55,10 +61,21 @@ export class RunLogRegistry {
           ...(why === 'log-full' ? { events: log.lastSequence, bytes: log.bytes } : {}),
         });
         this.drop(run);
+        shared?.dropped(identity);
         leave();
       },
-      ended: () => setTimeout(() => this.drop(run), reattach.graceMs).unref(),
+      ended: () => {
+        shared?.ended(identity, log.lastSequence);
+        setTimeout(() => this.drop(run), reattach.graceMs).unref();
+      },
+      ...(shared
+        ? {
+            appended: (sequence, frame) => shared.appended(identity, sequence, frame),
+            hasRemoteReaders: () => shared.hasReaders(identity.runToken),
+          }
+        : {}),
     });
+    shared?.started(identity);
     this.byExecution.set(identity.executionId, run);
     this.byThread.set(identity.threadId, run);
     return run;
