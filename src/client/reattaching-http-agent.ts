@@ -25,15 +25,19 @@ export interface ReattachingHttpAgentConfig extends HttpAgentConfig {
 
 /**
  * The gateway refused the run or its reattach before any stream (a busy thread; a run ended long ago, or
- * not the caller's: `EXECUTION_NOT_FOUND`; `EVENTS_EXPIRED`): following it again cannot help.
+ * not the caller's: `EXECUTION_NOT_FOUND`; `EVENTS_EXPIRED`): following it again cannot help. Like
+ * HttpAgent's own HTTP error it carries the `status` and the parsed body (`payload`).
  */
 export class GatewayRefusalError extends Error {
   override name = 'GatewayRefusalError';
+  readonly code: string | undefined;
   constructor(
     readonly status: number,
-    readonly code: string | undefined,
+    readonly payload: unknown,
   ) {
-    super(`the gateway refused the request: HTTP ${status}${code ? ` ${code}` : ''}`);
+    const code = (payload as { error?: { code?: unknown } } | undefined)?.error?.code;
+    super(`the gateway refused the request: HTTP ${status}${typeof code === 'string' ? ` ${code}` : ''}`);
+    this.code = typeof code === 'string' ? code : undefined;
   }
 }
 
@@ -165,8 +169,13 @@ function rosInvocationIdOf(input: RunAgentInput): string {
 
 async function refusalOf(response: Response): Promise<GatewayRefusalError> {
   const text = await response.text().catch(() => '');
-  const code = /"code"\s*:\s*"([A-Z_]+)"/.exec(text)?.[1];
-  return new GatewayRefusalError(response.status, code);
+  let payload: unknown = text;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    // Not JSON (an AgentCore-form refusal is one RUN_ERROR frame): the text is the payload.
+  }
+  return new GatewayRefusalError(response.status, payload);
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
