@@ -144,6 +144,37 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
       expect(await cancelsOf(taskId)).toEqual([]);
     });
 
+    it('a /ws client with eventIds cut after any event reattaches with its last id (property, 200 cases)', async () => {
+      const reference = await postRun(
+        gateway.url,
+        runInput({ threadId: 'ws-cut-reference', runId: 'run-0' }),
+      );
+      let runNumber = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: reference.events.length - 1 }), async (cutAfter) => {
+          const threadId = `ws-cut-${++runNumber}`;
+          const client = await WsRunClient.open(gateway.url, { eventIds: true });
+          client.send(runInput({ threadId, runId: `run-${runNumber}` }));
+          await client.waitForEvents(cutAfter);
+          client.socket.terminate();
+          await client.closed;
+          const before = [...client.events];
+          const beforeIds = [...client.ids];
+          const rest = before.some(isTerminal)
+            ? { events: [] as BaseEvent[], ids: [] as (string | undefined)[] }
+            : await openEvents(byThread(gateway, threadId, 'rosInvocationId=invocation-1'), {
+                headers: { 'last-event-id': beforeIds.at(-1) as string },
+              }).finished;
+          const whole = await openEvents(byThread(gateway, threadId, 'rosInvocationId=invocation-1'))
+            .finished;
+          expect([...before, ...rest.events]).toEqual(whole.events);
+          expect([...beforeIds, ...rest.ids]).toEqual(whole.ids);
+          await expectConformantEvents(whole.events);
+        }),
+        { numRuns: 200 },
+      );
+    }, 300_000);
+
     it('refuses, before any byte of a stream, what does not prove the run or names no event of it', async () => {
       const threadId = 'refusals';
       const done = await postRun(gateway.url, runInput({ threadId, runId: 'run-refusals' }));
