@@ -1,9 +1,7 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Inject, Injectable } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { CLOCK, type Clock } from '../common/clock';
-import { writePreStreamError } from '../common/filters/pre-stream-error';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { MessageCatalogue } from '../i18n/message-catalogue';
+import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
+import { SseRunErrorFilter } from '../common/filters/sse-run-error.filter';
 import { agentCoreSessionIdOf } from '../logging/request-log-fields';
 
 /**
@@ -15,19 +13,12 @@ import { agentCoreSessionIdOf } from '../logging/request-log-fields';
 @Injectable()
 export class ReattachRefusalFilter implements ExceptionFilter {
   constructor(
-    private readonly catalogue: MessageCatalogue,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly json: JsonEnvelopeFilter,
+    private readonly sse: SseRunErrorFilter,
   ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const form = agentCoreSessionIdOf(request.headers) ? 'sse-run-error' : 'json-envelope';
-    writePreStreamError(error, request, http.getResponse(), form, {
-      catalogue: this.catalogue,
-      processLanguage: this.config.processLanguage,
-      now: this.clock.now(),
-    });
+    const request = host.switchToHttp().getRequest<Request>();
+    (agentCoreSessionIdOf(request.headers) ? this.sse : this.json).catch(error, host);
   }
 }

@@ -2,7 +2,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import * as fc from 'fast-check';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { runInput } from '../support/run-input';
-import { eventually, openEvents, openRun, postRun, type OpenRun } from '../support/sse-client';
+import { eventually, openEvents, openRun, parseSse, postRun, type OpenRun } from '../support/sse-client';
 import type { RunningGateway } from '../support/start-gateway';
 import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
@@ -202,10 +202,48 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
       expect(
         await statusOf(byExecution(gateway, executionId, ros), { 'last-event-id': 'ffffffffffffffff.1' }),
       ).toEqual([410, 'EVENTS_EXPIRED']);
+      // Through AgentCore (its session header), the same refusal in AgentCore's form: one RUN_ERROR frame.
+      const agentCore = await fetch(byExecution(gateway, executionId, 'rosInvocationId=other'), {
+        headers: { 'x-amzn-bedrock-agentcore-runtime-session-id': 'session-refusals' },
+      });
+      expect(agentCore.status).toBe(404);
+      expect(agentCore.headers.get('content-type')).toContain('text/event-stream');
+      expect(parseSse(await agentCore.text()).events).toEqual([
+        expect.objectContaining({ type: 'RUN_ERROR', code: 'EXECUTION_NOT_FOUND' }),
+      ]);
       // The run's own cursors are accepted, from its last one (nothing after it) to before its first.
       const last = String(done.ids.at(-1));
       const tail = await openEvents(byExecution(gateway, executionId, `${ros}&after=${last}`)).finished;
       expect([tail.status, tail.events]).toEqual([200, []]);
+    });
+
+    it('on a thread bound to an AgentCore session, only that session may follow the run', async () => {
+      const bound = await gateways.start({
+        IAC_CODE_AGUI_REATTACH_SECONDS: '30',
+        IAC_CODE_AGUI_SESSION_BINDING: 'true',
+      });
+      const session = { 'x-amzn-bedrock-agentcore-runtime-session-id': 'session-owner' };
+      const done = await postRun(
+        `${bound.url}invocations`,
+        runInput({ threadId: 'bound', runId: 'run-bound' }),
+        {
+          headers: session,
+        },
+      );
+      expect(done.events.at(-1)?.type).toBe('RUN_FINISHED');
+      const follow = (headers: Record<string, string>) =>
+        fetch(byThread(bound, 'bound', 'rosInvocationId=invocation-1'), { headers });
+      const other = await follow({ 'x-amzn-bedrock-agentcore-runtime-session-id': 'session-other' });
+      expect(other.status).toBe(404);
+      expect(parseSse(await other.text()).events).toEqual([
+        expect.objectContaining({ type: 'RUN_ERROR', code: 'EXECUTION_NOT_FOUND' }),
+      ]);
+      const none = await follow({});
+      expect(none.status).toBe(404);
+      const owner = await openEvents(byThread(bound, 'bound', 'rosInvocationId=invocation-1'), {
+        headers: session,
+      }).finished;
+      expect([owner.status, owner.events]).toEqual([200, done.events]);
     });
 
     it('a detached run whose log is full is cancelled at its bound, and that is logged', async () => {
