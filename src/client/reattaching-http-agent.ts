@@ -128,7 +128,8 @@ export class ReattachingHttpAgent extends HttpAgent {
         if (signal.aborted || error instanceof GatewayRefusalError || error instanceof SyntaxError)
           throw error;
       }
-      if (signal.aborted) throw new DOMException('The run was aborted', 'AbortError');
+      // The signal's own reason: an AbortError DOMException unless the caller gave another.
+      if (signal.aborted) throw signal.reason;
       // The stream dropped before its terminal event: follow the run again from the last event seen.
       if (++failedAttempts > this.policy.maxAttempts)
         throw new Error(`the run's stream dropped and ${this.policy.maxAttempts} reattaches failed`);
@@ -185,7 +186,7 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
       'abort',
       () => {
         clearTimeout(timer);
-        reject(new DOMException('The run was aborted', 'AbortError'));
+        reject(signal.reason);
       },
       { once: true },
     );
