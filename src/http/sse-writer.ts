@@ -8,7 +8,8 @@ import { HEARTBEAT_COMMENT, Heartbeat } from './with-heartbeat';
 /**
  * Writes runs as SSE (docs/behaviour/sse.md): LF-only `id: <cursor>\ndata: <json>\n\n` records, the data
  * as @ag-ui/encoder writes it (`encodeSseFrame`; always SSE, never the protobuf a wildcard Accept would
- * pick), plus the heartbeat comment, which has no id. `open` gives one response's stream: the run's sink, with its back-pressure.
+ * pick), plus the heartbeat comment, which has no id. `open` gives one response's stream: the run's sink,
+ * with its back-pressure.
  */
 @Injectable()
 export class SseWriter {
