@@ -1,6 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core';
 import * as fc from 'fast-check';
 import { expectConformantEvents } from '../support/agui-conformance';
+import { interruptsOf } from '../support/interrupt-helpers';
 import { runInput } from '../support/run-input';
 import { eventually, openEvents, openRun, parseSse, postRun, type OpenRun } from '../support/sse-client';
 import type { RunningGateway } from '../support/start-gateway';
@@ -107,6 +108,36 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
         (next) => next.status === 200,
       );
       expect(await cancelsOf(session.value.taskId)).toHaveLength(1);
+    });
+
+    it('an interrupt that arrives while detached is persisted, and the reattaching client gets RUN_FINISHED(interrupt)', async () => {
+      const owner = openRun(
+        gateway.url,
+        runInput({ threadId: 'detached-interrupt', runId: 'run-di', text: 'permission' }),
+        {
+          disconnectAfterEvents: 1,
+        },
+      );
+      const before = await owner.finished;
+      // Cut before the interrupt reached the client: the kernel paces its frames after RUN_STARTED.
+      expect(before.events.some(isTerminal)).toBe(false);
+      const rest = await openEvents(byThread(gateway, 'detached-interrupt', 'rosInvocationId=invocation-1'), {
+        headers: { 'last-event-id': before.ids.at(-1) as string },
+      }).finished;
+      const events = [...before.events, ...rest.events];
+      await expectConformantEvents(events);
+      const interrupts = interruptsOf(events) as { id: string }[];
+      expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+      // Persisted as always: the thread refuses a new turn until the interrupt is answered.
+      const next = await postRun(
+        gateway.url,
+        runInput({ threadId: 'detached-interrupt', runId: 'run-di-2' }),
+      );
+      expect([next.status, (JSON.parse(next.text) as { error: { code: string } }).error.code]).toEqual([
+        409,
+        'RESUME_REQUIRED',
+      ]);
+      expect(interrupts.length).toBeGreaterThan(0);
     });
 
     it('two observers and the owner see the same stream; the owner leaving alone cancels nothing', async () => {
