@@ -29,7 +29,7 @@ export function followRun(run: RetainedRun, sequence: number, sink: FrameSink): 
       for (const frame of read.frames) {
         if (isStopped) return;
         sink.write(frame);
-        after = frame.sequence;
+        after++;
         const writable = sink.whenWritable();
         if (writable) await untilStopped(writable);
       }

@@ -2,9 +2,10 @@ import { ByteBudget } from './byte-budget';
 import { RunEventLog } from './run-event-log';
 
 const frame = (n: number, size = 10) => ({ id: `t.${n}`, data: 'x'.repeat(size) });
+/** The sequences of the frames after `after`, read back from their ids (`t.<n>`). */
 const sequences = (log: RunEventLog, after = 0) => {
   const read = log.after(after);
-  return read.kind === 'frames' ? read.frames.map((f) => f.sequence) : read.kind;
+  return read.kind === 'frames' ? read.frames.map((f) => Number(f.id.slice(2))) : read.kind;
 };
 
 describe('RunEventLog (docs/behaviour/reattach.md#bounds)', () => {

@@ -1,11 +1,6 @@
 import type { EventFrame } from '../wire/sse-frame';
 import type { ByteBudget } from './byte-budget';
 
-export interface LoggedFrame extends EventFrame {
-  readonly sequence: number;
-  readonly bytes: number;
-}
-
 export interface RunLogBounds {
   readonly maxEvents: number;
   readonly maxBytes: number;
@@ -13,17 +8,21 @@ export interface RunLogBounds {
   readonly total: ByteBudget;
 }
 
-/** The frames after a cursor, or `expired` when the log no longer holds the first of them. */
+/**
+ * The frames after a cursor, in order and without a gap (the first is the one after the cursor), or
+ * `expired` when the log no longer holds the first of them.
+ */
 export type LogRead =
-  { readonly kind: 'frames'; readonly frames: readonly LoggedFrame[] } | { readonly kind: 'expired' };
+  { readonly kind: 'frames'; readonly frames: readonly EventFrame[] } | { readonly kind: 'expired' };
 
 /**
  * One run's events in memory, in order, within its bounds (docs/behaviour/reattach.md#bounds): the frames a
  * reattaching reader may still ask for. Frames are kept encoded (the bytes every reader writes), numbered
- * from 1; the oldest leave first when a reader is attached and the log is full.
+ * from 1; the oldest leave first when a reader is attached and the log is full. The frame objects the run
+ * delivered are kept as they are (no copy per event): a frame's sequence is its place in the log.
  */
 export class RunEventLog {
-  private readonly frames: LoggedFrame[] = [];
+  private readonly frames: EventFrame[] = [];
   /** Index in `frames` of the oldest frame held (the array is compacted now and then, not shifted). */
   private head = 0;
   private heldBytes = 0;
@@ -53,16 +52,14 @@ export class RunEventLog {
    */
   append(frame: EventFrame, mayEvict: boolean): boolean {
     const bytes = frame.id.length + frame.data.length;
-    const { bounds } = this;
-    const fits = () =>
-      this.frames.length - this.head < bounds.maxEvents && this.heldBytes + bytes <= bounds.maxBytes;
-    while (!fits() && mayEvict && this.evictOldest());
-    let hasRoom = fits() && bounds.total.take(bytes);
-    while (!hasRoom && mayEvict && this.evictOldest()) hasRoom = fits() && bounds.total.take(bytes);
+    while (!this.fits(bytes) && mayEvict && this.evictOldest());
+    let hasRoom = this.fits(bytes) && this.bounds.total.take(bytes);
+    while (!hasRoom && mayEvict && this.evictOldest())
+      hasRoom = this.fits(bytes) && this.bounds.total.take(bytes);
     if (!hasRoom && !mayEvict) return false;
     const sequence = ++this.last;
     if (hasRoom) {
-      this.frames.push({ ...frame, sequence, bytes });
+      this.frames.push(frame);
       this.heldBytes += bytes;
     } else {
       // Even an empty log cannot hold it (the process total is taken by other runs): an attached reader
@@ -111,12 +108,18 @@ export class RunEventLog {
     this.firstHeld = this.last + 1;
   }
 
+  private fits(bytes: number): boolean {
+    const { maxEvents, maxBytes } = this.bounds;
+    return this.frames.length - this.head < maxEvents && this.heldBytes + bytes <= maxBytes;
+  }
+
   private evictOldest(): boolean {
     if (this.head >= this.frames.length) return false;
     const oldest = this.frames[this.head++];
-    this.heldBytes -= oldest.bytes;
-    this.bounds.total.give(oldest.bytes);
-    this.firstHeld = oldest.sequence + 1;
+    const bytes = oldest.id.length + oldest.data.length;
+    this.heldBytes -= bytes;
+    this.bounds.total.give(bytes);
+    this.firstHeld++;
     if (this.head > 1024 && this.head * 2 > this.frames.length) {
       this.frames.splice(0, this.head);
       this.head = 0;
