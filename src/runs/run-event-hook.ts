@@ -15,6 +15,11 @@ export interface RunHookContext {
   readonly rosInvocationId: string;
   /** `iac-code` (POST /), `agentcore` (POST /invocations) or `ws` (/ws). */
   readonly face: Face;
+  /**
+   * Who the authenticator said the caller is (a JWT's `sub`, or a custom authenticator's principal), on
+   * every face, `/ws` included; absent for an anonymous caller (the static token, or auth off).
+   */
+  readonly principal?: string;
   /** Unix ms when admission completed (the stream starts right after). */
   readonly startedAtMs: number;
 }

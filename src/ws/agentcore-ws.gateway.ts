@@ -3,12 +3,14 @@ import { Inject, Logger } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import { PinoLogger } from 'nestjs-pino';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { authenticateCaller } from '../auth/authenticate-caller';
 import { bearerTokenOf } from '../auth/bearer-token-of';
 import {
   REQUEST_AUTHENTICATOR,
   type AuthenticationDecision,
   type RequestAuthenticator,
 } from '../auth/request-authenticator';
+import { getRequestPrincipal, setRequestPrincipal } from '../auth/request-principal';
 import { selectedProtocol, tokenFromProtocols } from '../auth/websocket-protocol-token';
 import { CLOCK, type Clock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -51,15 +53,15 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
     server.options.verifyClient = (info, done) => {
       const request = info.req as UpgradeRequest;
       this.authenticate(request).then(
-        (decision) =>
-          decision.isAllowed
-            ? done(true)
-            : done(
-                false,
-                401,
-                'Unauthorized',
-                decision.challenge ? { 'WWW-Authenticate': decision.challenge } : {},
-              ),
+        (decision) => {
+          if (!decision.isAllowed) {
+            const challenge = decision.challenge ? { 'WWW-Authenticate': decision.challenge } : {};
+            return done(false, 401, 'Unauthorized', challenge);
+          }
+          // Read back when the connection's context is built: every run of the socket is this caller's.
+          setRequestPrincipal(request, decision.principal);
+          done(true);
+        },
         (error: unknown) => {
           // A failing authenticator refuses the handshake; its text stays in the log, not in the answer.
           this.logger.error({ msg: 'request authenticator failed', error: String(error) });
@@ -102,18 +104,25 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
   private async authenticate(request: IncomingMessage): Promise<AuthenticationDecision> {
     const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
     const token = bearerTokenOf(request.headers.authorization) ?? tokenFromProtocols(offered);
-    return this.authenticator.authenticate({
-      transport: 'websocket',
-      method: request.method ?? 'GET',
-      url: request.url ?? '/ws',
-      headers: request.headers,
-      ...(token !== undefined ? { bearerToken: token } : {}),
-      remoteAddress: request.socket.remoteAddress,
-    });
+    return authenticateCaller(
+      this.authenticator,
+      {
+        transport: 'websocket',
+        method: request.method ?? 'GET',
+        url: request.url ?? '/ws',
+        headers: request.headers,
+        ...(token !== undefined ? { bearerToken: token } : {}),
+        remoteAddress: request.socket.remoteAddress,
+      },
+      this.logger,
+    );
   }
 
   private contextOf(request: UpgradeRequest): WsConnectionContext {
-    request.agentCoreContext ??= wsConnectionContextOf(request.url, request.headers, () => this.clock.uuid());
+    if (request.agentCoreContext) return request.agentCoreContext;
+    const context = wsConnectionContextOf(request.url, request.headers, () => this.clock.uuid());
+    const principal = getRequestPrincipal(request);
+    request.agentCoreContext = principal === undefined ? context : { ...context, principal };
     return request.agentCoreContext;
   }
 
