@@ -1,6 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import { HealthModule } from '../health/health.module';
+import { GATEWAY_ROUTE_PREFIX } from '../http/gateway-route-prefix';
 import { HttpRoutesModule } from '../http/http-routes.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import type { AguiGatewayModuleExtras, AguiGatewayOptions } from './agui-gateway-options';
@@ -24,10 +25,15 @@ export const {
   .build();
 
 function withRoutePrefix(definition: DynamicModule, extras: AguiGatewayModuleExtras): DynamicModule {
-  const prefix = extras.routePrefix?.replace(/\/+$/, '');
-  if (!prefix) return definition;
-  return {
+  const prefix = extras.routePrefix?.replace(/\/+$/, '') ?? '';
+  const withPrefix: DynamicModule = {
     ...definition,
+    providers: [...(definition.providers ?? []), { provide: GATEWAY_ROUTE_PREFIX, useValue: prefix }],
+    exports: [...(definition.exports ?? []), GATEWAY_ROUTE_PREFIX],
+  };
+  if (!prefix) return withPrefix;
+  return {
+    ...withPrefix,
     imports: [
       ...(definition.imports ?? []),
       RouterModule.register([{ path: prefix, children: ROUTED_MODULES }]),
