@@ -24,6 +24,15 @@ export {
   type RequestAuthenticator,
 } from './auth/request-authenticator';
 export { THREAD_STORE, type ThreadStore } from './threads/thread-store';
+export {
+  THREAD_CLUSTER,
+  type ThreadCluster,
+  type ThreadClusterLock,
+  type ThreadWriteCondition,
+  type ThreadWriteOutcome,
+  type VersionedThread,
+} from './threads/thread-cluster';
+export { serializeThreadState, validateThreadState } from './threads/thread-state';
 export { mayActOnThread } from './threads/thread-access';
 export type { ThreadExecution, ThreadState } from './threads/thread-state';
 export type {

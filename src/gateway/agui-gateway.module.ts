@@ -52,6 +52,7 @@ const GATEWAY_CONTROLLERS = [...HTTP_ROUTE_CONTROLLERS, HealthController, Metric
       useFactory: (options: AguiGatewayOptions): GatewayParts => ({
         authenticator: options.authenticator,
         threadStore: options.threadStore,
+        threadCluster: options.threadCluster,
         a2aGateway: options.a2aGateway,
         clock: options.clock,
         eventHooks: options.eventHooks,
