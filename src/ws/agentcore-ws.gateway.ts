@@ -21,6 +21,9 @@ import { RunService } from '../runs/run.service';
 import { wsConnectionContextOf, type WsConnectionContext } from './ws-connection-context';
 import { WsRunChannel, type WsRunPort } from './ws-run-channel';
 
+/** Injection token of the path the route is served at (`WsModule.at`). */
+export const WS_PATH = Symbol('WS_PATH');
+
 /** The upgrade request, with the connection context the handshake computed once. */
 type UpgradeRequest = IncomingMessage & { agentCoreContext?: WsConnectionContext };
 
@@ -43,6 +46,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
     private readonly pino: PinoLogger,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WS_PATH) private readonly path: string,
   ) {}
 
   /**
@@ -50,6 +54,8 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
    * they are set on the ws server here, before it accepts anything (ws reads them on every upgrade).
    */
   afterInit(server: WebSocketServer): void {
+    // The decorator's path is static; platform-ws routes an upgrade by the `path` it keeps on the server.
+    (server as WebSocketServer & { path?: string }).path = this.path;
     server.options.verifyClient = (info, done) => {
       const request = info.req as UpgradeRequest;
       this.authenticate(request).then(
