@@ -1,7 +1,7 @@
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import type { ThreadCluster, VersionedThread } from './thread-cluster';
-import { validateThreadState, type ThreadState } from './thread-state';
+import { validateThreadState } from './thread-state';
 import type { ThreadStore } from './thread-store';
 
 /**
@@ -14,7 +14,7 @@ export function validatedStore(store: ThreadStore): ThreadStore {
   return {
     load: async (threadId) => {
       const state = await asUnavailable(() => store.load(threadId));
-      return state === undefined ? undefined : validated(state, threadId);
+      return state === undefined ? undefined : validateThreadState(state, threadId);
     },
     save: (state) => store.save(state),
     checkReady: () => store.checkReady(),
@@ -30,7 +30,7 @@ export function validatedCluster(cluster: ThreadCluster): ThreadCluster {
     lock: (threadId) => cluster.lock(threadId),
     read: async (threadId): Promise<VersionedThread> => {
       const read = await asUnavailable(() => cluster.read(threadId));
-      return read.state === undefined ? read : { ...read, state: validated(read.state, threadId) };
+      return read.state === undefined ? read : { ...read, state: validateThreadState(read.state, threadId) };
     },
     write: (state, expectedVersion, condition) => cluster.write(state, expectedVersion, condition),
     renewLease: (threadId, leaseToken) => cluster.renewLease(threadId, leaseToken),
@@ -38,10 +38,6 @@ export function validatedCluster(cluster: ThreadCluster): ThreadCluster {
     publishCancel: (threadId, executionId) => cluster.publishCancel(threadId, executionId),
     onCancelPublished: (listener) => cluster.onCancelPublished(listener),
   };
-}
-
-function validated(state: unknown, threadId: string): ThreadState {
-  return validateThreadState(state, threadId);
 }
 
 async function asUnavailable<T>(read: () => Promise<T>): Promise<T> {
