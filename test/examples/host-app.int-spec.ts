@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +8,7 @@ import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 import { WsRunClient } from '../support/ws-client';
+import { rawExchange } from '../support/raw-exchange';
 
 const execFileAsync = promisify(execFile);
 
@@ -34,19 +34,6 @@ const ENV = {
 };
 /** Packing, installing and compiling take minutes on a loaded machine; none of it is what is measured. */
 const SETUP_TIMEOUT_MS = 15 * 60 * 1000;
-
-/** Writes raw bytes on a fresh connection and collects what the server sends until it closes it. */
-async function rawExchange(url: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(request);
-  await closed;
-  return received;
-}
 
 /** The library as npm would publish it: built into a staging copy (the checkout's dist/ untouched), packed. */
 async function packLibrary(directory: string): Promise<string> {

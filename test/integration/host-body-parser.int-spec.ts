@@ -1,6 +1,5 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
-import { connect } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AguiGatewayModule } from '../../src/index';
@@ -8,22 +7,10 @@ import { ScriptedA2aGateway } from '../support/fakes/scripted-a2a-gateway';
 import { runInput } from '../support/run-input';
 import { postRun } from '../support/sse-client';
 import { startModule, type RunningGateway } from '../support/start-gateway';
+import { rawExchange } from '../support/raw-exchange';
 
 const TOKEN = 'host-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-
-/** Writes raw bytes on a fresh connection and collects what the server sends until it closes it. */
-async function rawExchange(url: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-  socket.on('error', () => undefined); // the server may reset the connection after its answer
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(request);
-  await closed;
-  return received;
-}
 
 @Controller('host')
 class HostEchoController {
