@@ -61,8 +61,12 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
       this.authenticate(request).then(
         (decision) => {
           if (!decision.isAllowed) {
-            const challenge = decision.challenge ? { 'WWW-Authenticate': decision.challenge } : {};
-            return done(false, 401, 'Unauthorized', challenge);
+            // The body is the authenticator's own text when it gave one, as on HTTP; plain text either way.
+            const headers = {
+              'Content-Type': 'text/plain; charset=utf-8',
+              ...(decision.challenge ? { 'WWW-Authenticate': decision.challenge } : {}),
+            };
+            return done(false, 401, decision.message ?? 'Unauthorized', headers);
           }
           // Read back when the connection's context is built: every run of the socket is this caller's.
           setRequestPrincipal(request, decision.principal);

@@ -233,11 +233,14 @@ describe('caller binding with a custom authenticator (its own principal)', () =>
     });
   });
 
-  it("answers a refusal with the authenticator's own 401 message", async () => {
+  it("answers a refusal with the authenticator's own 401 message, on HTTP and the /ws handshake", async () => {
     const response = await postRun(gateway.url, runInput({ threadId: 'refused' }));
     expect(response.status).toBe(401);
     expect(JSON.parse(response.text)).toEqual({
       error: { code: 'UNAUTHORIZED', message: 'Sign in through the company portal.' },
     });
+    const handshake = await WsRunClient.refusal(gateway.url);
+    expect(handshake).toMatchObject({ status: 401, body: 'Sign in through the company portal.' });
+    expect(handshake.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 });
