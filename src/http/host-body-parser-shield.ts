@@ -4,7 +4,12 @@ import type { Application } from 'express';
 import { controllerRoutes } from '../common/controller-routes';
 import { CancelController } from './cancel.controller';
 import { GATEWAY_ROUTE_PREFIX } from './gateway-route-prefix';
-import { ownBodyRoutes, passGatewayRoutes, type MiddlewareLayerLike } from './host-body-parsers';
+import {
+  mountPointOf,
+  ownBodyRoutes,
+  passGatewayRoutes,
+  type MiddlewareLayerLike,
+} from './host-body-parsers';
 import { RunsController } from './runs.controller';
 
 /**
@@ -26,8 +31,10 @@ export class HostBodyParserShield implements OnModuleInit {
     const app = adapter?.getInstance<Partial<Application> & { router?: { stack?: MiddlewareLayerLike[] } }>();
     const stack = app?.router?.stack;
     if (!Array.isArray(stack)) return; // no HTTP server, or not Express
-    const paths = [RunsController, CancelController].flatMap(controllerRoutes).map((route) => route.path);
-    const wrapped = passGatewayRoutes(stack, ownBodyRoutes(paths, this.prefix));
+    const [cancelPath] = controllerRoutes(CancelController).map((route) => route.path);
+    const paths = [...controllerRoutes(RunsController).map((route) => route.path), cancelPath];
+    const mountPoint = mountPointOf(stack, this.prefix, cancelPath);
+    const wrapped = passGatewayRoutes(stack, ownBodyRoutes(paths, mountPoint));
     if (wrapped > 0)
       this.logger.log({
         msg: "the host's body parsers pass the gateway's run and cancel routes",

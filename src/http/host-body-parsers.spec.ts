@@ -1,5 +1,10 @@
 import type { RequestHandler } from 'express';
-import { ownBodyRoutes, passGatewayRoutes, type MiddlewareLayerLike } from './host-body-parsers';
+import {
+  mountPointOf,
+  ownBodyRoutes,
+  passGatewayRoutes,
+  type MiddlewareLayerLike,
+} from './host-body-parsers';
 
 const PATHS = ['/', '/invocations', '/extensions/iac-code/v1/executions/:executionId/cancel'];
 
@@ -19,6 +24,43 @@ describe('ownBodyRoutes', () => {
     { prefix: '/agents/iac', method: 'POST', url: '/invocations', owns: false },
   ])('$method $url under "$prefix": $owns', ({ prefix, method, url, owns }) => {
     expect(ownBodyRoutes(PATHS, prefix)(method, url)).toBe(owns);
+  });
+});
+
+describe('mountPointOf', () => {
+  const CANCEL = '/extensions/iac-code/v1/executions/:executionId/cancel';
+  const route = (path: string, method = 'post') => ({
+    handle: (() => undefined) as never,
+    route: { path, methods: { [method]: true } },
+  });
+
+  it.each([
+    {
+      name: 'no global prefix',
+      paths: [`/agents/iac${CANCEL}`],
+      prefix: '/agents/iac',
+      mount: '/agents/iac',
+    },
+    {
+      name: 'a global prefix',
+      paths: ['/host/echo', `/api/agents/iac${CANCEL}`],
+      prefix: '/agents/iac',
+      mount: '/api/agents/iac',
+    },
+    { name: 'a global prefix, no route prefix', paths: [`/api${CANCEL}`], prefix: '', mount: '/api' },
+    { name: 'the route not registered', paths: ['/host/echo'], prefix: '/agents/iac', mount: '/agents/iac' },
+  ])('$name → $mount', ({ paths, prefix, mount }) => {
+    expect(
+      mountPointOf(
+        paths.map((path) => route(path)),
+        prefix,
+        CANCEL,
+      ),
+    ).toBe(mount);
+  });
+
+  it('reads POST routes only', () => {
+    expect(mountPointOf([route(`/api${CANCEL}`, 'get')], '', CANCEL)).toBe('');
   });
 });
 
@@ -45,7 +87,7 @@ describe('passGatewayRoutes', () => {
     const stack: MiddlewareLayerLike[] = [
       { handle: parser('jsonParser', calls) },
       { handle: parser('requestId', calls) },
-      { handle: parser('jsonParser', calls), route: {} },
+      { handle: parser('jsonParser', calls), route: { path: '/x' } },
     ];
     const owns = ownBodyRoutes(PATHS, '');
     expect(passGatewayRoutes(stack, owns)).toBe(1);

@@ -9,7 +9,26 @@ const PASSES_GATEWAY_ROUTES = Symbol('agui.passesGatewayRoutes');
 export interface MiddlewareLayerLike {
   name?: string;
   handle: RequestHandler & { [PASSES_GATEWAY_ROUTES]?: true };
-  route?: unknown;
+  route?: { readonly path?: unknown; readonly methods?: Readonly<Record<string, boolean | undefined>> };
+}
+
+/**
+ * Where the gateway's routes are really mounted: `prefix`, behind whatever the host put in front of it (a
+ * global prefix, `app.setGlobalPrefix('api')`), read off the registered route of `probePath` (a path only
+ * the gateway serves). `prefix` alone when that route is not found.
+ */
+export function mountPointOf(
+  stack: readonly MiddlewareLayerLike[],
+  prefix: string,
+  probePath: string,
+): string {
+  const suffix = `${prefix.replace(/\/+$/, '')}/${probePath.replace(/^\/+/, '')}`.toLowerCase();
+  for (const layer of stack) {
+    const path = layer.route?.path;
+    if (layer.route?.methods?.post !== true || typeof path !== 'string') continue;
+    if (path.toLowerCase().endsWith(suffix)) return `${path.slice(0, path.length - suffix.length)}${prefix}`;
+  }
+  return prefix;
 }
 
 /**

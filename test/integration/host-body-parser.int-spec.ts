@@ -26,9 +26,15 @@ class HostEchoController {
  * routes are parsed as before.
  */
 describe.each([
-  { name: 'no route prefix', routePrefix: undefined, base: '' },
-  { name: 'routePrefix /agents/iac', routePrefix: '/agents/iac', base: 'agents/iac/' },
-])("a host with Nest's default body parser on ($name)", ({ routePrefix, base }) => {
+  { name: 'no route prefix', routePrefix: undefined, globalPrefix: '', base: '' },
+  { name: 'routePrefix /agents/iac', routePrefix: '/agents/iac', globalPrefix: '', base: 'agents/iac/' },
+  {
+    name: "the host's global prefix api, routePrefix /agents/iac",
+    routePrefix: '/agents/iac',
+    globalPrefix: 'api',
+    base: 'api/agents/iac/',
+  },
+])("a host with Nest's default body parser on ($name)", ({ routePrefix, globalPrefix, base }) => {
   let host: RunningGateway;
   let routes: string;
 
@@ -48,7 +54,10 @@ describe.each([
       controllers: [HostEchoController],
     })
     class HostModule {}
-    host = await startModule([HostModule], { bodyParser: true });
+    host = await startModule([HostModule], {
+      bodyParser: true,
+      prepare: (app) => (globalPrefix ? app.setGlobalPrefix(globalPrefix) : undefined),
+    });
     routes = `${host.url}${base}`;
   });
   afterAll(() => host.close());
@@ -101,7 +110,7 @@ describe.each([
   });
 
   it("parses the host's own routes with the host's parser as before", async () => {
-    const response = await fetch(`${host.url}host/echo`, {
+    const response = await fetch(`${host.url}${globalPrefix ? `${globalPrefix}/` : ''}host/echo`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ hello: 'host' }),
