@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -81,7 +81,7 @@ function startHost(app: string, env: NodeJS.ProcessEnv): { child: ChildProcess; 
  * body parser on, against a real A2A server.
  */
 describe('examples/host-app installed from the packed tarball', () => {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'agui-host-app-'));
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'agui-host-app-pack-'));
   const app = path.join(directory, 'app');
   const auditLogPath = path.join(directory, 'audit.jsonl');
   let upstream: KernelUpstream;
@@ -123,6 +123,8 @@ describe('examples/host-app installed from the packed tarball', () => {
       await exited;
     }
     await upstream?.close();
+    // The installed copy holds a whole node_modules: do not leave it on a shared machine.
+    rmSync(directory, { recursive: true, force: true });
   });
 
   const auditLines = () => {
