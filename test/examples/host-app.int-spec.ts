@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { sessionOf } from '../support/interrupt-helpers';
+import { packLibrary } from '../support/pack-library';
 import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
@@ -34,26 +35,6 @@ const ENV = {
 };
 /** Packing, installing and compiling take minutes on a loaded machine; none of it is what is measured. */
 const SETUP_TIMEOUT_MS = 15 * 60 * 1000;
-
-/** The library as npm would publish it: built into a staging copy (the checkout's dist/ untouched), packed. */
-async function packLibrary(directory: string): Promise<string> {
-  const stage = path.join(directory, 'stage');
-  mkdirSync(stage);
-  for (const file of ['package.json', 'README.md', 'LICENSE', 'CONTRIBUTING.md', 'docs'])
-    cpSync(path.join(REPO, file), path.join(stage, file), { recursive: true });
-  await run(
-    path.join(REPO, 'node_modules/.bin/tsc'),
-    ['-p', 'tsconfig.lib.json', '--outDir', path.join(stage, 'dist')],
-    {
-      cwd: REPO,
-      env: ENV,
-    },
-  );
-  await run('npm', ['pack', '--pack-destination', directory], { cwd: stage, env: ENV });
-  const tarball = readdirSync(directory).find((name) => name.endsWith('.tgz'));
-  if (!tarball) throw new Error('npm pack wrote no tarball');
-  return path.join(directory, tarball);
-}
 
 /** The started host: its URL once it printed "listening on <url>". */
 function startHost(app: string, env: NodeJS.ProcessEnv): { child: ChildProcess; url: Promise<string> } {
@@ -91,7 +72,7 @@ describe('examples/host-app installed from the packed tarball', () => {
   const as = (user: string) => ({ headers: { 'x-user-id': user } });
 
   beforeAll(async () => {
-    const tarball = await packLibrary(directory);
+    const { tarball } = packLibrary(directory);
     mkdirSync(app);
     for (const file of ['package.json', 'tsconfig.json', 'src'])
       cpSync(path.join(EXAMPLE, file), path.join(app, file), { recursive: true });
