@@ -6,6 +6,8 @@ export interface CancelRequest {
   readonly executionId: string;
   readonly threadId: string;
   readonly rosInvocationId: string;
+  /** The authenticated caller's principal, set by the route; undefined when anonymous. */
+  readonly principal?: string;
 }
 
 /**

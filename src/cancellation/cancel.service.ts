@@ -5,6 +5,7 @@ import { AguiError } from '../common/agui-error';
 import { isTaskGone } from '../a2a/upstream-error';
 import { ErrorCode } from '../common/error-code';
 import { withExecutionTerminal } from '../threads/terminal-execution';
+import { mayActOnThread } from '../threads/thread-access';
 import { ThreadRegistry } from '../threads/thread-registry';
 import type { CancelRequest } from './cancel-request';
 
@@ -28,7 +29,8 @@ export class CancelService {
   cancel(request: CancelRequest): Promise<CancelOutcome> {
     return this.registry.withLock(request.threadId, async () => {
       const state = await this.registry.load(request.threadId);
-      if (!state) throw notFound();
+      // Another caller's thread is not found, as an unknown one (docs/behaviour/state.md#caller-binding).
+      if (!state || !mayActOnThread(state, request.principal)) throw notFound();
       const { execution } = state;
       const isCurrent =
         execution.executionId === request.executionId &&

@@ -17,4 +17,10 @@ export interface AguiGatewayModuleExtras {
    * fixed when the WebSocket server is created.
    */
   readonly routePrefix?: string;
+  /**
+   * AgentCore's WebSocket route (docs/embedding.md#websocket): `{ path }` serves it at that path (default
+   * `/ws`, not under `routePrefix`) and needs `app.useWebSocketAdapter(new GatewayWsAdapter(app))`; `false`
+   * leaves it out, so a host on another WebSocket adapter (socket.io) or without WebSockets needs none.
+   */
+  readonly webSocket?: false | { readonly path?: string };
 }

@@ -21,7 +21,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   events: ['common', 'i18n', 'wire'],
   interrupts: ['common', 'i18n', 'wire'],
   'run-input': ['config', 'common', 'i18n', 'logging', 'wire'],
-  cors: ['config', 'logging'],
+  cors: ['config', 'common', 'logging'],
   metrics: ['config', 'common', 'auth', 'tracing'],
   a2a: ['config', 'common', 'wire', 'metrics', 'demo-kernel'],
   threads: ['config', 'common', 'i18n', 'logging', 'wire', 'metrics', 'interrupts'],
@@ -41,6 +41,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   cancellation: ['config', 'common', 'i18n', 'wire', 'a2a', 'interrupts', 'threads'],
   health: ['config', 'common', 'a2a', 'threads'],
   playground: ['config', 'common'],
+  testing: ['common', 'threads'],
   http: [
     'config',
     'common',

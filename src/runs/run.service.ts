@@ -21,6 +21,7 @@ import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
 import type { IacCodeProps } from '../run-input/parse-run-input';
 import { resolveCwd } from '../run-input/resolve-cwd';
+import { propsForCaller } from './caller-user-id';
 import type { RunDeps } from './run-context';
 import { RunEventHooks } from './run-event-hooks';
 import { GuidanceRun } from './guidance-run';
@@ -59,7 +60,12 @@ export class RunService implements BeforeApplicationShutdown {
   async admit(request: RunRequest): Promise<AdmittedRun> {
     if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
     const { input } = request;
-    const props = request.hasGenericProps ? await this.genericProps(request) : request.props;
+    const { principal } = request;
+    const props = propsForCaller(
+      request.hasGenericProps ? await this.genericProps(request) : request.props,
+      principal,
+      this.config.principalUserId,
+    );
     const cwd = await resolveCwd(
       props.cwd,
       await this.allowedCwdRoots(),
@@ -78,6 +84,7 @@ export class RunService implements BeforeApplicationShutdown {
       rawBody: request.rawBody,
       cwd,
       userId: props.userId ?? null,
+      ...(principal !== undefined ? { principal } : {}),
       rosInvocationId: props.rosInvocationId,
       isResume: input.resume !== undefined,
       isGuidance: props.activeGuidance === true,
@@ -115,6 +122,7 @@ export class RunService implements BeforeApplicationShutdown {
       cwd,
       persistence: new ThreadRunState(this.registry, state, admittedRunId, this.logger),
       face: request.face,
+      ...(principal !== undefined ? { principal } : {}),
       admittedAtMs: this.clock.now(),
     };
   }
@@ -205,6 +213,7 @@ export class RunService implements BeforeApplicationShutdown {
       executionId: run.executionId,
       rosInvocationId: run.rosInvocationId,
       face: run.face,
+      ...(run.principal !== undefined ? { principal: run.principal } : {}),
       startedAtMs: run.admittedAtMs,
     });
     const delivery = new RunDelivery(execution, sink, [observed, hooked], () => run.persistence.release());

@@ -16,6 +16,8 @@ export interface ThreadAdmissionRequest {
   readonly rawBody: string;
   readonly cwd: string;
   readonly userId: string | null;
+  /** The authenticated caller's principal; undefined when anonymous (docs/behaviour/state.md#caller-binding). */
+  readonly principal?: string;
   readonly rosInvocationId: string;
   readonly isResume: boolean;
   /** Set only when session binding is on; `null` when the request named no AgentCore session. */
@@ -103,6 +105,7 @@ export class ThreadAdmissionService {
         digest,
         cwd: request.cwd,
         userId: request.userId,
+        ...(request.principal !== undefined ? { principal: request.principal } : {}),
         rosInvocationId: request.rosInvocationId,
         isResume: request.isResume,
         isGuidance: request.isGuidance === true,

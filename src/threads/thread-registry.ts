@@ -6,6 +6,7 @@ import { LocalThreadCoordination } from './local-thread-coordination';
 import { THREAD_CLUSTER, type ThreadCluster } from './thread-cluster';
 import type { RunLease, ThreadCoordination } from './thread-coordination';
 import type { ThreadState } from './thread-state';
+import { validatedCluster, validatedStore } from './validated-thread-sources';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 
 interface ActiveRun {
@@ -44,9 +45,13 @@ export class ThreadRegistry implements OnApplicationShutdown {
     @Optional() @Inject(RunMetrics) private readonly metrics: RunMetrics | null = null,
     @Optional() @Inject(APP_CONFIG) config: Pick<AppConfig, 'threadCacheSize'> | null = null,
   ) {
+    // Whatever store or cluster it is (a host's included), what it returns is checked first.
     this.coordination = cluster
-      ? new ClusterThreadCoordination(cluster)
-      : new LocalThreadCoordination(store, config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE);
+      ? new ClusterThreadCoordination(validatedCluster(cluster))
+      : new LocalThreadCoordination(
+          validatedStore(store),
+          config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE,
+        );
     this.coordination.onCancelPublished((threadId, executionId) =>
       this.cancelLocalRun(threadId, executionId),
     );

@@ -162,6 +162,7 @@ export class WsRunChannel {
         ...(this.context.agentCoreSessionId !== undefined
           ? { agentCoreSessionId: this.context.agentCoreSessionId }
           : {}),
+        ...(this.context.principal !== undefined ? { principal: this.context.principal } : {}),
       });
       admitted = await this.runs.admit(request);
     } catch (error) {
