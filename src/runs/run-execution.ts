@@ -5,7 +5,8 @@ import { runError, runFinished, runStarted } from '../events/run-events';
 import { decideOutcome } from '../events/run-outcome';
 import type { MessageKey } from '../i18n/message-key';
 import { consumeFrames, type StreamEnd } from './frame-consumer';
-import { resumeRun } from './resume-flow';
+import { Resume } from './resume/resume';
+import { kernelOf, resumeRunOf } from './resume/resume-run';
 import { RunContext, describeError, type RunDeps } from './run-context';
 import { RunPhaseMachine, type RunPhase } from './run-phase';
 import type { AdmittedRun } from './admitted-run';
@@ -24,6 +25,8 @@ export class RunExecution {
   private readonly phase = new RunPhaseMachine();
   /** Bounds how long a run whose client left waits for the kernel to name the task to cancel. */
   private taskIdWait?: NodeJS.Timeout;
+  /** The resume, when this run answers interrupts. */
+  private resume?: Resume;
 
   constructor(run: AdmittedRun, deps: RunDeps) {
     this.ctx = new RunContext(run, deps, (taskId) => this.taskNamed(taskId));
@@ -44,8 +47,7 @@ export class RunExecution {
     yield runStarted(ctx.identity, ctx.run.input.parentRunId, ctx.now());
     yield* ctx.mapper.reopenDurableSteps(ctx.now());
     try {
-      const end = ctx.run.input.resume !== undefined ? yield* resumeRun(ctx) : yield* this.newTurn();
-      if (end.kind !== 'interrupted') yield* ctx.recoverPipelineIfScheduled();
+      const end = ctx.run.input.resume !== undefined ? yield* this.resumeRun() : yield* this.newTurn();
       if (phase.isOverForTheClient) return this.endLeftRun();
       const isCancelled = phase.phase === 'cancelling' && end.kind !== 'interrupted';
       yield* await (isCancelled ? this.fail(CANCELLED) : this.finish(end));
@@ -109,6 +111,12 @@ export class RunExecution {
     else this.ctx.abort.abort();
   }
 
+  private resumeRun(): AsyncGenerator<BaseEvent, StreamEnd> {
+    const { ctx } = this;
+    this.resume = new Resume(resumeRunOf(ctx), kernelOf(ctx.deps.gateway, ctx.abort.signal));
+    return this.resume.events();
+  }
+
   private async *newTurn(): AsyncGenerator<BaseEvent, StreamEnd> {
     const { ctx } = this;
     const message = await userTurnMessage(ctx.run);
@@ -131,7 +139,11 @@ export class RunExecution {
       });
       return [...ctx.mapper.closeAll(ctx.now()), runFinished(ctx.identity, ctx.mapper.usage(), ctx.now())];
     }
-    const events = [...ctx.announceSession(true), ...ctx.mapper.closeAll(ctx.now())];
+    const events = [
+      ...ctx.announceSession(true),
+      ...(this.resume?.emitToolResults() ?? []),
+      ...ctx.mapper.closeAll(ctx.now()),
+    ];
     const outcome = decideOutcome(ctx.lastState);
     await this.end();
     if (outcome.kind === 'error') return [...events, this.errorEvent(outcome.code, outcome.messageKey)];
