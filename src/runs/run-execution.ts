@@ -1,15 +1,14 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { runError, runFinished, runStarted } from '../events/run-events';
-import { decideOutcome } from '../events/run-outcome';
-import type { MessageKey } from '../i18n/message-key';
+import { runFinished, runStarted } from '../events/run-events';
 import { consumeFrames, type StreamEnd } from './frame-consumer';
 import { Resume } from './resume/resume';
 import { kernelOf, resumeRunOf } from './resume/resume-run';
 import { RunContext, describeError, type RunDeps } from './run-context';
 import { RunPhaseMachine, type RunPhase } from './run-phase';
 import type { AdmittedRun } from './admitted-run';
+import { runErrorOf, streamEndFailure, upstreamFailure, type RunFailure } from './upstream-failure';
 import { userTurnMessage } from './user-turn-message';
 
 const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
@@ -144,9 +143,9 @@ export class RunExecution {
       ...(this.resume?.emitToolResults() ?? []),
       ...ctx.mapper.closeAll(ctx.now()),
     ];
-    const outcome = decideOutcome(ctx.lastState);
+    const failure = streamEndFailure(ctx.lastState);
     await this.end();
-    if (outcome.kind === 'error') return [...events, this.errorEvent(outcome.code, outcome.messageKey)];
+    if (failure) return [...events, this.errorEvent(failure)];
     ctx.deps.logger.log({ msg: 'run finished', outcome: 'success', ...ctx.ids() });
     return [...events, runFinished(ctx.identity, ctx.mapper.usage(), ctx.now())];
   }
@@ -163,10 +162,7 @@ export class RunExecution {
       if (ctx.taskId && !this.hasPendingInterrupts()) ctx.cancelUpstream(ctx.taskId);
     }
     await this.end();
-    const { code, messageKey } = isAguiError(error)
-      ? error
-      : { code: ErrorCode.A2A_UNAVAILABLE, messageKey: 'a2aUnavailable' as MessageKey };
-    return [...events, this.errorEvent(code, messageKey)];
+    return [...events, this.errorEvent(upstreamFailure(error, 'stream'))];
   }
 
   /** The run is over: with nothing pending, its execution becomes terminal before the last event goes out. */
@@ -184,9 +180,9 @@ export class RunExecution {
     return Object.keys(this.ctx.state.execution.pending).length > 0;
   }
 
-  private errorEvent(code: ErrorCode, key: MessageKey): BaseEvent {
+  private errorEvent(failure: RunFailure): BaseEvent {
     const { ctx } = this;
-    ctx.deps.logger.log({ msg: 'run ended with an error', outcome: code, ...ctx.ids() });
-    return runError(code, ctx.render(key), ctx.mapper.usage(), ctx.now());
+    ctx.deps.logger.log({ msg: 'run ended with an error', outcome: failure.code, ...ctx.ids() });
+    return runErrorOf(failure, ctx.deps.catalogue, ctx.language, ctx.mapper.usage(), ctx.now());
   }
 }

@@ -1,11 +1,11 @@
 import type { BaseEvent } from '@ag-ui/core';
-import { rejectionOf } from '../../a2a/upstream-error';
 import { AguiError, isAguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
 import type { MessageKey } from '../../i18n/message-key';
 import type { AnswerCommit, SendPlan, SendStep } from '../../interrupts/group-for-sending';
 import type { A2aFrame, A2aOutgoingMessage } from '../../wire/a2a-wire';
 import { buildA2aMessage } from '../../run-input/build-a2a-message';
+import { upstreamRefusal } from '../upstream-failure';
 import type { StreamEnd } from '../frame-consumer';
 import { continueAfterBoundary, snapshotThenSubscribe, subscribeUnlessStopped } from './continue-after-send';
 import { consume, type ResumeScope } from './resume-run';
@@ -104,7 +104,7 @@ async function* consumeAccepted(
     return end;
   } catch (error) {
     if (isAccepted || isAguiError(error)) throw error;
-    throw rejectionOf(error);
+    throw upstreamRefusal(error, 'answer');
   }
 }
 
@@ -113,7 +113,7 @@ async function acceptedOrRejected(call: Promise<A2aFrame>): Promise<void> {
   try {
     await call;
   } catch (error) {
-    throw rejectionOf(error);
+    throw upstreamRefusal(error, 'answer');
   }
 }
 
