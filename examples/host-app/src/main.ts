@@ -3,6 +3,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { GatewayWsAdapter } from '../../../src/index';
+// The demo agent is not part of the gateway's production build: a host that wants it registers it.
+import '../../../src/demo-kernel/with-demo-kernel';
 import { AGENT_ROUTE_PREFIX, HostAppModule } from './host-app.module';
 
 /**
