@@ -122,7 +122,7 @@ export class RunService implements BeforeApplicationShutdown {
   /**
    * A new turn on a thread parked at an interrupt is refused RESUME_REQUIRED — unless the kernel has
    * forgotten that execution (restarted without it): then nothing can answer it any more, so it is ended
-   * and the turn admitted (README "After a kernel restart"). One GetTask per such refusal, bounded.
+   * and the turn admitted (docs/clients.md "After a kernel restart"). One GetTask per such refusal, bounded.
    */
   private async admitOrRecover(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
     try {

@@ -7,7 +7,7 @@ import { runInput } from '../support/run-input';
 import { eventually, postRun } from '../support/sse-client';
 import { startModule, type RunningGateway } from '../support/start-gateway';
 
-/** The worked example of README "Extending", run the way its main.ts runs it (body parser on). */
+/** The worked example of docs/extending.md "Extending", run the way its main.ts runs it (body parser on). */
 describe('examples/host-app', () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'agui-host-app-'));
   const auditLogPath = path.join(directory, 'audit.jsonl');

@@ -14,7 +14,7 @@ export interface HostAppOptions extends GatewaySettings {
 
 /**
  * A platform team's Nest application: its own routes, plus the AG-UI gateway mounted under a prefix with
- * the team's authentication and an audit hook (README "Extending").
+ * the team's authentication and an audit hook (docs/extending.md "Extending").
  */
 @Module({})
 export class HostAppModule {

@@ -178,7 +178,7 @@ export class Resume {
   /**
    * The kernel forgot the execution (it restarted without it). Answers cannot reach it, so a resume that
    * only cancels ends the execution here — terminal, the thread free — while one that answers is refused
-   * EXECUTION_LOST with the interrupt kept (docs/operations.md "After a kernel restart").
+   * EXECUTION_LOST with the interrupt kept (docs/clients.md "After a kernel restart").
    */
   private async abandonForgotten(messageKey: MessageKey): Promise<StreamEnd> {
     if (!givesUpEveryInterrupt(this.entries)) throw new AguiError(ErrorCode.EXECUTION_LOST, messageKey);
