@@ -19,7 +19,6 @@ import {
 } from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
-import type { IacCodeProps } from '../run-input/parse-run-input';
 import { resolveCwd } from '../run-input/resolve-cwd';
 import type { RunDeps } from './run-context';
 import { RunEventHooks } from './run-event-hooks';
@@ -59,7 +58,7 @@ export class RunService implements BeforeApplicationShutdown {
   async admit(request: RunRequest): Promise<AdmittedRun> {
     if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
     const { input } = request;
-    const props = request.hasGenericProps ? await this.genericProps(request) : request.props;
+    const { props } = request;
     const cwd = await resolveCwd(
       props.cwd,
       await this.allowedCwdRoots(),
@@ -79,6 +78,7 @@ export class RunService implements BeforeApplicationShutdown {
       cwd,
       userId: props.userId ?? null,
       rosInvocationId: props.rosInvocationId,
+      invocationFromThread: request.hasGenericProps === true && input.resume !== undefined,
       isResume: input.resume !== undefined,
       isGuidance: props.activeGuidance === true,
       isPipelineMode: props.runMode === 'pipeline',
@@ -103,7 +103,8 @@ export class RunService implements BeforeApplicationShutdown {
     });
     return {
       input,
-      props,
+      // A generic client's resume answers the interrupted turn: its invocation id is the thread's.
+      props: request.hasGenericProps ? { ...props, rosInvocationId: state.execution.rosInvocationId } : props,
       rawBody: request.rawBody,
       language: request.language,
       threadId: input.threadId,
@@ -147,24 +148,6 @@ export class RunService implements BeforeApplicationShutdown {
     } catch (error) {
       return isTaskGone(error) ? state.execution.executionId : undefined;
     }
-  }
-
-  /**
-   * Generic clients (IAC_CODE_AGUI_GENERIC_CLIENTS): the reader filled `iacCode` with this run's id as the
-   * invocation id. A resume must carry the interrupted turn's id, which admission checks (docs/behaviour/state.md#admission step 7), so
-   * it is read from the thread; a thread we have never seen keeps the run id and is refused as lost.
-   */
-  private async genericProps(request: RunRequest): Promise<IacCodeProps> {
-    if (request.input.resume === undefined) return request.props;
-    const { threadId } = request.input;
-    const state = await this.registry
-      .withLock(threadId, () => this.registry.load(threadId))
-      .catch((error: unknown) => {
-        throw error instanceof AguiError
-          ? error
-          : new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause: error });
-      });
-    return state ? { ...request.props, rosInvocationId: state.execution.rosInvocationId } : request.props;
   }
 
   /** The configured roots, plus the generic-client workspace root in that mode (created on first use). */

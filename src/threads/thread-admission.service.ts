@@ -17,6 +17,12 @@ export interface ThreadAdmissionRequest {
   readonly cwd: string;
   readonly userId: string | null;
   readonly rosInvocationId: string;
+  /**
+   * A generic client's resume: its `rosInvocationId` is only the reader's fill (the run id), so the thread's
+   * own is the one admission checks (docs/behaviour/state.md#admission step 7); a thread never seen keeps it
+   * and is refused as lost.
+   */
+  readonly invocationFromThread?: boolean;
   readonly isResume: boolean;
   /** Set only when session binding is on; `null` when the request named no AgentCore session. */
   readonly agentCoreSessionId?: string | null;
@@ -103,7 +109,10 @@ export class ThreadAdmissionService {
         digest,
         cwd: request.cwd,
         userId: request.userId,
-        rosInvocationId: request.rosInvocationId,
+        rosInvocationId:
+          request.invocationFromThread && current
+            ? current.execution.rosInvocationId
+            : request.rosInvocationId,
         isResume: request.isResume,
         isGuidance: request.isGuidance === true,
         isPipelineMode: request.isPipelineMode === true,
