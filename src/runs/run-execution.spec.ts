@@ -200,53 +200,6 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
   });
 
-  describe('a resume', () => {
-    /** Run 2 answers the interrupt of run 1; GetTask shows the task still waiting for it. */
-    async function resuming() {
-      const parked = await parkedAtInterrupt();
-      const contextId = parked.admitted.contextId;
-      parked.gateway.taskSnapshot = parked.waiting;
-      const resume = [
-        { interruptId: parked.interruptId, status: 'resolved', payload: { decision: 'allow_once' } },
-      ];
-      const second = await startRun({
-        runId: 'run-2',
-        resume,
-        store: parked.store,
-        registry: parked.registry,
-        gateway: parked.gateway,
-      });
-      return { ...second, contextId, interruptId: parked.interruptId };
-    }
-
-    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
-      const { gateway, sink, registry, delivered, admitted, contextId, stored } = await resuming();
-      const stream = await gateway.stream(1);
-      stream.push(statusFrame(ids(contextId), 'TASK_STATE_WORKING'));
-      stream.push(textDeltaFrame(ids(contextId), 'Running it'));
-      await sink.written(3);
-      // The answer was accepted with the first frame: it is recorded, no longer pending.
-      expect((await stored()).execution.pending).toEqual({});
-      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
-      await delivered;
-      expect(stream.isAborted).toBe(true);
-      await expectConformantEvents(sink.events);
-      expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
-    });
-
-    it('keeps the interrupt and cancels nothing when its client leaves before the answer is accepted (docs/behaviour/cancel.md#client-disconnect)', async () => {
-      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } = await resuming();
-      const stream = await gateway.stream(1);
-      delivery.leave();
-      expect(execution.currentPhase).toBe('left');
-      await delivered;
-      expect(stream.isAborted).toBe(true);
-      expect(gateway.cancelledTaskIds).toEqual([]);
-      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
-      expect(await isBusy()).toBe(false);
-    });
-  });
-
   it('keeps RUN_FINISHED(interrupt) as the one terminal event when a cancel arrives while it is being delivered (docs/behaviour/events.md#run-lifecycle)', async () => {
     const { gateway, sink, registry, delivered, admitted } = await startRun();
     const stream = await gateway.stream();

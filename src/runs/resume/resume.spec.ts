@@ -2,7 +2,7 @@ import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/
 import { permissionInput, questionInput } from '../../demo-kernel/kernel-inputs';
 import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
-import { kernelIds, lastEvent, parkedAt, startEngineRun } from '../../../test/support/engine-run';
+import { THREAD, kernelIds, lastEvent, parkedAt, startEngineRun } from '../../../test/support/engine-run';
 import { FakeClock } from '../../../test/support/fakes/fake-clock';
 import { END_REASON_EXPIRED } from '../../threads/thread-state';
 import type { A2aFrame } from '../../wire/a2a-wire';
@@ -185,5 +185,41 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(gateway.sideMessages).toHaveLength(1);
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  describe('and the run around it (docs/architecture.md#a-run)', () => {
+    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
+      const parked = await parkedAt(permission);
+      const { gateway, sink, registry, delivered, admitted, stored, ids } = await resumeRun(
+        parked,
+        allow(parked.interruptId),
+      );
+      const stream = await gateway.stream(1);
+      stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), textDeltaFrame(ids, 'Running it'));
+      await sink.written(3);
+      // The answer was accepted with the first frame: it is recorded, no longer pending.
+      expect((await stored()).execution.pending).toEqual({});
+      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      await expectConformantEvents(sink.events);
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+    });
+
+    it('keeps the interrupt and cancels nothing when its client leaves before the answer is accepted (docs/behaviour/cancel.md#client-disconnect)', async () => {
+      const parked = await parkedAt(permission);
+      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } = await resumeRun(
+        parked,
+        allow(parked.interruptId),
+      );
+      const stream = await gateway.stream(1);
+      delivery.leave();
+      expect(execution.currentPhase).toBe('left');
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      expect(gateway.cancelledTaskIds).toEqual([]);
+      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
+      expect(await isBusy()).toBe(false);
+    });
   });
 });
