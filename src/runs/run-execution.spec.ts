@@ -95,37 +95,30 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     expect(sink.types()).not.toContain('RUN_ERROR');
   });
 
-  it('ends with RUN_ERROR CANCELLED and every span closed when the cancel route cancels it mid-stream (docs/behaviour/cancel.md#cancel-route)', async () => {
-    const { gateway, sink, registry, delivered, admitted, stored } = await startRun();
-    const stream = await gateway.stream();
-    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
-    stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
-    await sink.written(4);
-    registry.cancelActiveRun(THREAD, admitted.execution.executionId);
-    await delivered;
-    expect(stream.isAborted).toBe(true);
-    await expectConformantEvents(sink.events);
-    expect(sink.types().slice(-2)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
-    expect(last(sink.events)).toMatchObject({ code: 'CANCELLED' });
-    // The cancel extension cancels the task itself; the run only stops reading.
-    expect(gateway.cancelledTaskIds).toEqual([]);
-    expect((await stored()).terminalExecutionIds).toContain(admitted.execution.executionId);
-  });
-
-  it('ends with RUN_ERROR CANCELLED, not RUN_FINISHED, when the cancel route cancels it and the stream then ends normally (docs/behaviour/cancel.md#cancel-route)', async () => {
-    const { gateway, sink, registry, delivered, admitted } = await startRun();
-    gateway.streamsEndOnAbort = true;
-    const stream = await gateway.stream();
-    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
-    stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
-    await sink.written(4);
-    registry.cancelActiveRun(THREAD, admitted.execution.executionId);
-    await delivered;
-    expect(stream.isAborted).toBe(true);
-    await expectConformantEvents(sink.events);
-    expect(sink.types()).not.toContain('RUN_FINISHED');
-    expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
-  });
+  it.each([
+    { upstream: 'fails its stream', endsOnAbort: false },
+    { upstream: 'ends its stream normally', endsOnAbort: true },
+  ])(
+    'ends with RUN_ERROR CANCELLED and every span closed when the cancel route cancels it mid-stream and the kernel then $upstream (docs/behaviour/cancel.md#cancel-route)',
+    async ({ endsOnAbort }) => {
+      const { gateway, sink, registry, delivered, admitted, stored } = await startRun();
+      gateway.streamsEndOnAbort = endsOnAbort;
+      const stream = await gateway.stream();
+      stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+      stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
+      await sink.written(4);
+      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      await expectConformantEvents(sink.events);
+      expect(sink.types()).not.toContain('RUN_FINISHED');
+      expect(sink.types().slice(-2)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
+      expect(last(sink.events)).toMatchObject({ code: 'CANCELLED' });
+      // The cancel extension cancels the task itself; the run only stops reading.
+      expect(gateway.cancelledTaskIds).toEqual([]);
+      expect((await stored()).terminalExecutionIds).toContain(admitted.execution.executionId);
+    },
+  );
 
   it('ends at an interrupt with the interrupt durable, and a later disconnect cancels nothing (docs/behaviour/interrupts.md#from-input-required-to-interrupts)', async () => {
     const { gateway, sink, delivery, stored, isBusy, interruptId, execution } = await parkedAtInterrupt();

@@ -188,12 +188,14 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
   });
 
   describe('and the run around it (docs/architecture.md#a-run)', () => {
-    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
+    /** Run 2 allows the permission run 1 ended at; the task still waits for it. */
+    const allowingPermission = async () => {
       const parked = await parkedAt(permission);
-      const { gateway, sink, registry, delivered, admitted, stored, ids } = await resumeRun(
-        parked,
-        allow(parked.interruptId),
-      );
+      return resumeRun(parked, allow(parked.interruptId));
+    };
+
+    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
+      const { gateway, sink, registry, delivered, admitted, stored, ids } = await allowingPermission();
       const stream = await gateway.stream(1);
       stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), textDeltaFrame(ids, 'Running it'));
       await sink.written(3);
@@ -207,11 +209,8 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     });
 
     it('keeps the interrupt and cancels nothing when its client leaves before the answer is accepted (docs/behaviour/cancel.md#client-disconnect)', async () => {
-      const parked = await parkedAt(permission);
-      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } = await resumeRun(
-        parked,
-        allow(parked.interruptId),
-      );
+      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } =
+        await allowingPermission();
       const stream = await gateway.stream(1);
       delivery.leave();
       expect(execution.currentPhase).toBe('left');
