@@ -27,7 +27,7 @@ export async function startUpstream(config: AppConfig): Promise<RunningUpstream>
       running = {
         descriptor: { kind: 'url', url: plan.url },
         token: plan.token,
-        stop: async () => undefined,
+        stop: () => Promise.resolve(),
       };
       break;
     case 'managed': {

@@ -73,6 +73,7 @@ export class RunExecution {
     } else if (ctx.taskId) {
       if (!this.phase.apply('left-after-task')) return;
       ctx.cancelUpstream(ctx.taskId);
+      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- a disconnect cannot wait; the write is best effort and logs its own failure (never rejects)
       void ctx.deps.persistence.markTerminalAndRelease();
     } else if (this.phase.apply('left-before-task')) {
       // Made terminal once the reading stops (endLeftRun), after the task id it learns was written. A
@@ -97,6 +98,7 @@ export class RunExecution {
   /** A left run stopped reading: the execution becomes terminal unless interrupts keep it. */
   private endLeftRun(): void {
     if (this.hasPendingInterrupts() || !this.phase.apply('left-run-stopped')) return;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the reading stopped on a disconnect; best effort, logs its own failure (never rejects)
     void this.ctx.deps.persistence.markTerminalAndRelease();
   }
 

@@ -73,6 +73,8 @@ export function consume(
   return scope.run.consume(frames, { ...options, answers: scope.answers });
 }
 
+/** One frame (a GetTask answer) as a stream the run consumes. */
+// eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable of one value: nothing to await
 export async function* single(frame: A2aFrame): AsyncIterable<A2aFrame> {
   yield frame;
 }
