@@ -1,5 +1,5 @@
 /**
- * The public API of agui-a2a-gateway as a library (README "Extending"). Everything exported here
+ * The public API of agui-a2a-gateway as a library (docs/extending.md "Extending"). Everything exported here
  * follows semantic versioning; anything else under src/ is internal and may change in any release.
  */
 

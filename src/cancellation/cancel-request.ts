@@ -12,7 +12,7 @@ export interface CancelRequest {
 
 /**
  * docs/behaviour/cancel.md#cancel-route: threadId and rosInvocationId must be non-empty strings; extra keys are tolerated. The
- * ids are capped like a run's (README "Limits") before any thread is looked up.
+ * ids are capped like a run's (docs/clients.md "Limits") before any thread is looked up.
  */
 export function parseCancelRequest(executionId: string, body: unknown): CancelRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -58,7 +58,7 @@ export class CancelService {
 
   /**
    * A kernel that no longer knows the task (restarted) has nothing left to cancel: the execution is made
-   * terminal all the same, so a thread parked at an interrupt is not stuck (README "After a kernel restart").
+   * terminal all the same, so a thread parked at an interrupt is not stuck (docs/clients.md "After a kernel restart").
    */
   private async cancelUnlessForgotten(threadId: string, taskId: string): Promise<void> {
     try {

@@ -3,7 +3,7 @@ import type { GatewayParts } from './gateway-parts';
 
 /**
  * What `AguiGatewayModule.forRoot(options)` takes, or what the `useFactory` of `forRootAsync` returns
- * (README "Extending"): where the settings come from (`environment`, `config`) and the replaced parts
+ * (docs/extending.md "Extending"): where the settings come from (`environment`, `config`) and the replaced parts
  * (`authenticator`, `threadStore`, `a2aGateway`, `clock`, `eventHooks`). `forRoot()` with nothing is the
  * standalone service: settings from process.env, every default part.
  */

@@ -66,7 +66,7 @@ export interface AdmissionGranted {
   rotatedExecutionId?: string;
   /**
    * Set when a resume reused the runId of the interrupted run: the run is recorded in `runDigests` and holds
-   * the thread's slot under this id, while its events carry the client's runId (README "Interrupts and resume").
+   * the thread's slot under this id, while its events carry the client's runId (docs/clients.md "Interrupts and resume").
    */
   internalRunId?: string;
   /**

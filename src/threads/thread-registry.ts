@@ -128,6 +128,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   /** Ends the thread's active run, if it belongs to that execution (the cancel extension, docs/behaviour/cancel.md#cancel-route), on any replica. */
   cancelActiveRun(threadId: string, executionId: string): void {
     this.cancelLocalRun(threadId, executionId);
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the local run is already cancelled; the broadcast to other replicas logs its own failure (never rejects)
     void this.coordination.publishCancel(threadId, executionId);
   }
 
