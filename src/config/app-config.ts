@@ -24,6 +24,13 @@ export interface ReattachLimits {
   readonly maxBytesTotal: number;
 }
 
+/**
+ * docs/behaviour/state.md#caller-binding: `keep` leaves `userId` as the client wrote it (the principal binds
+ * the thread on its own); `fill` replaces it with the principal; `match` refuses a `userId` other than the
+ * principal and fills an omitted one. Runs of a caller without a principal are never changed.
+ */
+export type PrincipalUserIdRule = 'keep' | 'fill' | 'match';
+
 export interface AppConfig {
   readonly host: string;
   readonly port: number;
@@ -57,11 +64,15 @@ export interface AppConfig {
   readonly genericClients: boolean;
   readonly genericWorkspaceRoot: string;
   readonly sessionBinding: boolean;
+  /** How `forwardedProps.iacCode.userId` relates to an authenticated caller's principal (IAC_CODE_AGUI_PRINCIPAL_USER_ID). */
+  readonly principalUserId: PrincipalUserIdRule;
   readonly jwt: {
     readonly issuer?: string;
     readonly audience?: string;
     readonly jwksUrl?: string;
     readonly resourceMetadataUrl?: string;
+    /** The verified token's claim that names the caller (IAC_CODE_AGUI_JWT_PRINCIPAL_CLAIM, default `sub`). */
+    readonly principalClaim: string;
   };
   readonly drainMs: number;
   /** Runs that outlive their client's connection (docs/behaviour/reattach.md); `graceMs` 0 = off. */

@@ -7,6 +7,7 @@ import { RunLogModule } from '../run-log/run-log.module';
 import { RunRequestReader } from '../run-input/run-request-reader';
 import { RunsModule } from '../runs/runs.module';
 import { CancelController } from './cancel.controller';
+import { HostBodyParserShield } from './host-body-parser-shield';
 import { ReattachController } from './reattach.controller';
 import { ReattachRefusalFilter } from './reattach-refusal.filter';
 import { RunsController } from './runs.controller';
@@ -16,7 +17,7 @@ import { SseWriter } from './sse-writer';
 @Module({
   imports: [CommonModule, AuthModule, MetricsModule, RunsModule, CancellationModule, RunLogModule],
   controllers: [RunsController, CancelController, ReattachController],
-  providers: [RunRequestReader, SseWriter, ReattachRefusalFilter],
+  providers: [RunRequestReader, SseWriter, HostBodyParserShield, ReattachRefusalFilter],
 })
 export class HttpRoutesModule {}
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
+import { getRequestPrincipal } from '../auth/request-principal';
 import { setRequestLanguage } from '../common/request-language';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { negotiateLanguage } from '../i18n/negotiate-language';
@@ -52,7 +53,9 @@ export class ReattachController {
       negotiateLanguage(request.headers['accept-language'], this.config.processLanguage),
     );
     const lastEventId = request.headers['last-event-id'];
+    const principal = getRequestPrincipal(request);
     const admitted = await this.reattach.admit({
+      ...(principal !== undefined ? { principal } : {}),
       target,
       rosInvocationId: singleText(request.query.rosInvocationId),
       agentCoreSessionId: agentCoreSessionIdOf(request.headers) ?? null,

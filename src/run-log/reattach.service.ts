@@ -3,6 +3,7 @@ import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { MAX_ID_LENGTH } from '../common/max-id-length';
 import { provesExecution } from '../threads/execution-claim';
+import { mayActOnThread } from '../threads/thread-access';
 import { parseCursor } from './event-cursor';
 import type { FrameSink } from './frame-sink';
 import { followRun, type RunFollower } from './follow-run';
@@ -17,6 +18,8 @@ export interface ReattachRequest {
   readonly agentCoreSessionId: string | null;
   /** `Last-Event-ID` (or `?after=`); undefined: from the run's first event. */
   readonly cursor: string | undefined;
+  /** The authenticated caller's principal; undefined when anonymous. */
+  readonly principal?: string;
 }
 
 /** A reattach that passed every check: start it with `follow`, once the response may begin. */
@@ -26,7 +29,7 @@ export interface AdmittedReattach {
 
 /**
  * Admits reattaches and observers: the caller proves the execution exactly as on the cancel extension
- * (`provesExecution`), plus the AgentCore session where the thread is bound to one; an unknown run and a
+ * (`mayActOnThread`, then `provesExecution`), plus the AgentCore session where the thread is bound to one; an unknown run and a
  * failed proof get the same 404. Every check happens before the response starts, so a refusal is never a
  * partial stream.
  */
@@ -55,8 +58,10 @@ export class ReattachService {
     const found = local
       ? { identity: local.identity, lastSequence: local.log.lastSequence }
       : shared && { identity: shared.identity, lastSequence: shared.lastSequence };
+    // Another caller's thread is not found, as on the cancel extension (docs/behaviour/state.md#caller-binding).
     const isProven =
       found !== undefined &&
+      mayActOnThread(found.identity.admittedState, request.principal) &&
       provesExecution(found.identity.admittedState, {
         executionId: found.identity.executionId,
         rosInvocationId,

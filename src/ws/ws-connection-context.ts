@@ -19,6 +19,8 @@ export interface WsConnectionContext {
    */
   readonly sendsEventIds?: true;
   readonly acceptLanguage?: string;
+  /** Who the handshake's authenticator said the caller is: every run of the socket is that caller's. */
+  readonly principal?: string;
 }
 
 /**
