@@ -84,13 +84,17 @@ export class RetainedRun {
   private windowOver(): void {
     const { hasRemoteReaders } = this.options;
     if (!hasRemoteReaders) return this.abandon('grace-over');
-    void hasRemoteReaders()
-      .catch(() => false)
-      .then((isFollowed) => {
-        if (this.readers > 0 || this.isRunOver || this.wasAbandoned) return;
-        if (isFollowed) this.startWindow();
-        else this.abandon('grace-over');
-      });
+    // An unreadable answer counts as nobody: the window's rule is not dropped because Redis is away.
+    hasRemoteReaders().then(
+      (isFollowed) => this.windowCheckedElsewhere(isFollowed),
+      () => this.windowCheckedElsewhere(false),
+    );
+  }
+
+  private windowCheckedElsewhere(isFollowed: boolean): void {
+    if (this.readers > 0 || this.isRunOver || this.wasAbandoned) return;
+    if (isFollowed) this.startWindow();
+    else this.abandon('grace-over');
   }
 
   /** The run's events are over: the log is complete. */

@@ -91,7 +91,11 @@ export function openRun(url: string, body: unknown, options: PostOptions = {}): 
 
 /** GETs an event stream (a reattach route) and exposes its events as they arrive. */
 export function openEvents(url: string, options: PostOptions = {}): OpenRun {
-  return openSse(url, { method: 'GET', headers: { accept: 'text/event-stream', ...options.headers } }, options);
+  return openSse(
+    url,
+    { method: 'GET', headers: { accept: 'text/event-stream', ...options.headers } },
+    options,
+  );
 }
 
 function openSse(url: string, init: RequestInit, options: PostOptions): OpenRun {
