@@ -41,6 +41,7 @@ interface CancelMessage {
 export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicationShutdown {
   readonly [IS_THREAD_CLUSTER] = true;
   readonly leaseRenewMs: number;
+  readonly leaseTtlMs: number;
   private readonly logger = new Logger(RedisThreadStore.name);
   private readonly client: ScriptedRedis;
   private subscriber?: Redis;
@@ -54,6 +55,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     private readonly settings: RedisConnectionSettings,
     private readonly options: RedisThreadStoreOptions,
   ) {
+    this.leaseTtlMs = options.leaseTtlMs;
     this.leaseRenewMs = Math.max(1, Math.floor(options.leaseTtlMs / 3));
     this.client = defineThreadScripts(
       new Redis(settings.redisUrl, {
