@@ -48,6 +48,8 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
       answerDigests: digests,
       isExpired: execution.endReason === END_REASON_EXPIRED,
     });
+    // Applied, but the execution was never ended: the replica running it died mid-turn (re-adoption).
+    if (taskId && refusal.code === ErrorCode.RESUME_ALREADY_APPLIED) return yield* readoptTurn(ctx, taskId);
     throw new AguiError(refusal.code, refusal.messageKey);
   }
   // Interrupt expiry: an expired interrupt is rejected at the next access, before anything is asked of A2A.
@@ -118,7 +120,7 @@ export async function* resumeRun(ctx: RunContext): AsyncGenerator<BaseEvent, Str
  * text or Pipeline envelopes), Pipeline catch-up. Returns the unwrapped snapshot for reconciliation, or
  * `forgotten` when the kernel says the session or the task does not exist (not a transient failure).
  */
-async function* preflight(ctx: RunContext, taskId: string) {
+async function* preflight(ctx: RunContext, taskId: string, mapsTextOfEndedTurn = false) {
   const { gateway } = ctx.deps;
   if (ctx.sessionId) {
     const isRestored = await gateway.ensureSessionRestored(
@@ -139,7 +141,8 @@ async function* preflight(ctx: RunContext, taskId: string) {
     throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityMismatch');
   }
   await ctx.acceptIdentities(snapshot);
-  yield* ctx.mapper.map(frame, ctx.now(), { includePipeline: false, includeStatusText: false });
+  const includeStatusText = mapsTextOfEndedTurn && isStopState(snapshot.state);
+  yield* ctx.mapper.map(frame, ctx.now(), { includePipeline: false, includeStatusText });
   const pipeline = await gateway.getPipelineState(taskId, ctx.mapper.pipelineCursor, ctx.abort.signal);
   if (pipeline) yield* ctx.mapper.mapPipelineRecovery(pipeline, ctx.now());
   return { kind: 'snapshot' as const, snapshot, frame };
@@ -164,6 +167,22 @@ async function* recordTakenAnswers(
     if (followed.kind === 'interrupted') return followed;
   }
   throw new AguiError(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied');
+}
+
+/**
+ * Re-adoption of an orphaned turn (docs/behaviour/state.md#re-adoption): its answers were applied and recorded,
+ * but the run streaming it ended without ending the execution (its replica died; its lease expired). GetTask,
+ * then SubscribeToTask while the task still works (its text from the snapshot when it already ended), so this
+ * client gets the rest of the turn; it ends as every retry of an applied answer does — RESUME_ALREADY_APPLIED —
+ * unless the turn reached a new interrupt.
+ */
+export async function* readoptTurn(ctx: RunContext, taskId: string): AsyncGenerator<BaseEvent, StreamEnd> {
+  ctx.deps.logger.log({ msg: 'an orphaned turn is re-adopted', ...ctx.ids() });
+  // A turn that ended while nobody listened: its snapshot's text is the rest of it.
+  const preflighted = yield* preflight(ctx, taskId, true);
+  if (preflighted.kind === 'forgotten')
+    throw new AguiError(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied');
+  return yield* recordTakenAnswers(ctx, [], taskId, preflighted.snapshot.state);
 }
 
 function forgotten(messageKey: MessageKey) {
