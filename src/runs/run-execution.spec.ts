@@ -10,6 +10,7 @@ import { ThreadRunState } from '../threads/thread-run-state';
 import type { ThreadState } from '../threads/thread-state';
 import { DrivenA2aGateway } from '../../test/support/fakes/driven-a2a-gateway';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
+import { FakeThreadCluster } from '../../test/support/fakes/fake-thread-cluster';
 import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
 import { RecordingSink } from '../../test/support/fakes/recording-sink';
 import { threadStateFixture } from '../../test/support/thread-state-fixture';
@@ -227,6 +228,30 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     expect(sink.types()).not.toContain('RUN_FINISHED');
     expect(gateway.cancelledTaskIds).toEqual(['task-1']);
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('ends with THREAD_TAKEN_OVER and cancels nothing when another replica took the lease (docs/behaviour/state.md#the-run-lease)', async () => {
+    const cluster = new FakeThreadCluster();
+    await cluster.write(freshThread(), 0);
+    const store = new InMemoryThreadStore();
+    const registry = new ThreadRegistry(store, cluster, null, { threadCacheSize: 8 });
+    const { gateway, sink, delivered, admitted } = await startRun({ store, registry });
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    await sink.written(2);
+    // The lease expired while this replica stalled, and another replica claimed the thread.
+    cluster.dropLease(THREAD);
+    cluster.takeLease(THREAD);
+    const permission = permissionInput(ids(admitted.contextId), shellPermissionSpec('tool-1'));
+    stream.push(inputRequiredFrame(ids(admitted.contextId), { input: permission }));
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'THREAD_TAKEN_OVER' });
+    expect(sink.types()).not.toContain('RUN_FINISHED');
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    // Nothing this run wrote after the loss landed: the thread is the new owner's.
+    expect((await cluster.read(THREAD)).state?.execution.pending).toEqual({});
+    registry.onApplicationShutdown();
   });
 
   it('ends with RUN_ERROR A2A_UNAVAILABLE, the open text closed first and the task cancelled, when the kernel stream fails (docs/behaviour/events.md#run-lifecycle)', async () => {

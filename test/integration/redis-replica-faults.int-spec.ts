@@ -71,7 +71,7 @@ beforeEach(() => {
 
 async function startReplica(env: Record<string, string> = {}): Promise<Replica> {
   const proxy = await startFaultProxy(upstream.url);
-  const service = await startServiceProcess(buildDir, {
+  const started = startServiceProcess(buildDir, {
     IAC_CODE_AGUI_STATE_STORE: 'redis',
     IAC_CODE_AGUI_REDIS_URL: redis.url,
     IAC_CODE_AGUI_REDIS_KEY_PREFIX: keyPrefix,
@@ -82,6 +82,11 @@ async function startReplica(env: Record<string, string> = {}): Promise<Replica> 
     IAC_CODE_AGUI_INTERRUPT_TTL: '0',
     IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '2',
     ...env,
+  });
+  // A replica that refuses to start leaves no proxy behind.
+  const service = await started.catch(async (error: unknown) => {
+    await proxy.close();
+    throw error;
   });
   const replica = { url: service.url, service, proxy };
   replicas.push(replica);
