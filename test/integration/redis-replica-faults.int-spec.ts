@@ -230,7 +230,7 @@ describe('a replica SIGKILLed mid-resume', () => {
         if (moment === 'somewhere in the rest of the turn') {
           releaseAnswer();
           // The kill moment is the behaviour: a different point of the streamed rest each try.
-          await new Promise((resolve) => setTimeout(resolve, 100 + ((attempt * 379) % 2500)));
+          await new Promise((resolve) => setTimeout(resolve, 100 + ((attempt * 379) % 1500)));
         }
         victim.service.signal('SIGKILL');
         await victim.service.exited;
