@@ -1,5 +1,5 @@
 /**
- * Longest `threadId`, `runId` or message id accepted (README "Limits"): an id is kept in the thread's
+ * Longest `threadId`, `runId` or message id accepted (docs/clients.md "Limits"): an id is kept in the thread's
  * state, its file name and every log line of the run, so its size is bounded before any work is done.
  * Counted in characters (code points), as class-validator's MaxLength counts.
  */

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
+import { getRequestPrincipal } from '../auth/request-principal';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { setRequestLanguage } from '../common/request-language';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -33,7 +34,11 @@ export class CancelController {
       tooLargeKey: 'cancelTooLarge',
       invalidJsonKey: 'cancelInvalidJson',
     });
-    const status = await this.cancellation.cancel(parseCancelRequest(executionId, body.value));
+    const principal = getRequestPrincipal(request);
+    const status = await this.cancellation.cancel({
+      ...parseCancelRequest(executionId, body.value),
+      ...(principal !== undefined ? { principal } : {}),
+    });
     return { executionId, status };
   }
 }

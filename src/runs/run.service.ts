@@ -19,8 +19,8 @@ import {
 } from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
-import type { IacCodeProps } from '../run-input/parse-run-input';
 import { resolveCwd } from '../run-input/resolve-cwd';
+import { propsForCaller } from './caller-user-id';
 import type { RunDeps } from './run-context';
 import { RunEventHooks } from './run-event-hooks';
 import { GuidanceRun } from './guidance-run';
@@ -59,8 +59,8 @@ export class RunService implements BeforeApplicationShutdown {
   /** Everything that can refuse a run before the response starts (docs/behaviour/state.md#admission), persisted before it starts. */
   async admit(request: RunRequest): Promise<AdmittedRun> {
     if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
-    const { input } = request;
-    const props = request.hasGenericProps ? await this.genericProps(request) : request.props;
+    const { input, principal } = request;
+    const props = propsForCaller(request.props, principal, this.config.principalUserId);
     const cwd = await resolveCwd(
       props.cwd,
       await this.allowedCwdRoots(),
@@ -79,7 +79,9 @@ export class RunService implements BeforeApplicationShutdown {
       rawBody: request.rawBody,
       cwd,
       userId: props.userId ?? null,
+      ...(principal !== undefined ? { principal } : {}),
       rosInvocationId: props.rosInvocationId,
+      invocationFromThread: request.hasGenericProps === true && input.resume !== undefined,
       isResume: input.resume !== undefined,
       isGuidance: props.activeGuidance === true,
       isPipelineMode: props.runMode === 'pipeline',
@@ -94,9 +96,7 @@ export class RunService implements BeforeApplicationShutdown {
       this.metrics.interruptExpired();
       this.cancelReplaced(persistence, expiredTaskId, 'CancelTask of an expired interrupt failed');
     }
-    if (staleTaskId) {
-      this.cancelReplaced(persistence, staleTaskId, 'CancelTask of a task left bound failed');
-    }
+    if (staleTaskId) this.cancelReplaced(persistence, staleTaskId, 'CancelTask of a task left bound failed');
     this.logger.debug({
       msg: 'run admitted',
       threadId: input.threadId,
@@ -105,7 +105,8 @@ export class RunService implements BeforeApplicationShutdown {
     });
     return {
       input,
-      props,
+      // A generic client's resume answers the interrupted turn: its invocation id is the thread's.
+      props: request.hasGenericProps ? { ...props, rosInvocationId: state.execution.rosInvocationId } : props,
       rawBody: request.rawBody,
       language: request.language,
       threadId: input.threadId,
@@ -117,6 +118,7 @@ export class RunService implements BeforeApplicationShutdown {
       cwd,
       persistence,
       face: request.face,
+      ...(principal !== undefined ? { principal } : {}),
       admittedAtMs: this.clock.now(),
     };
   }
@@ -124,7 +126,7 @@ export class RunService implements BeforeApplicationShutdown {
   /**
    * A new turn on a thread parked at an interrupt is refused RESUME_REQUIRED — unless the kernel has
    * forgotten that execution (restarted without it): then nothing can answer it any more, so it is ended
-   * and the turn admitted (README "After a kernel restart"). One GetTask per such refusal, bounded.
+   * and the turn admitted (docs/clients.md "After a kernel restart"). One GetTask per such refusal, bounded.
    */
   private async admitOrRecover(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
     try {
@@ -151,24 +153,6 @@ export class RunService implements BeforeApplicationShutdown {
     }
   }
 
-  /**
-   * Generic clients (IAC_CODE_AGUI_GENERIC_CLIENTS): the reader filled `iacCode` with this run's id as the
-   * invocation id. A resume must carry the interrupted turn's id, which admission checks (docs/behaviour/state.md#admission step 7), so
-   * it is read from the thread; a thread we have never seen keeps the run id and is refused as lost.
-   */
-  private async genericProps(request: RunRequest): Promise<IacCodeProps> {
-    if (request.input.resume === undefined) return request.props;
-    const { threadId } = request.input;
-    const state = await this.registry
-      .withLock(threadId, () => this.registry.load(threadId))
-      .catch((error: unknown) => {
-        throw error instanceof AguiError
-          ? error
-          : new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause: error });
-      });
-    return state ? { ...request.props, rosInvocationId: state.execution.rosInvocationId } : request.props;
-  }
-
   /** The configured roots, plus the generic-client workspace root in that mode (created on first use). */
   private async allowedCwdRoots(): Promise<readonly string[]> {
     if (!this.config.genericClients) return this.config.allowedCwdRoots;
@@ -187,7 +171,6 @@ export class RunService implements BeforeApplicationShutdown {
     // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
     const endActivity = this.activity.begin();
     const deps: RunDeps = {
-      // Every message and CancelTask of the run first checks that it still holds its thread.
       gateway: leaseGuardedGateway(this.gateway, run.persistence),
       persistence: run.persistence,
       clock: this.clock,
@@ -208,6 +191,7 @@ export class RunService implements BeforeApplicationShutdown {
       executionId: run.executionId,
       rosInvocationId: run.rosInvocationId,
       face: run.face,
+      ...(run.principal !== undefined ? { principal: run.principal } : {}),
       startedAtMs: run.admittedAtMs,
     });
     const delivery = new RunDelivery(execution, sink, [observed, hooked], () => run.persistence.release());

@@ -6,6 +6,7 @@ import { LocalThreadCoordination } from './local-thread-coordination';
 import { THREAD_CLUSTER, type ThreadCluster } from './thread-cluster';
 import type { RunLease, ThreadCoordination } from './thread-coordination';
 import type { ThreadState } from './thread-state';
+import { validatedCluster, validatedStore } from './validated-thread-sources';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 
 interface ActiveRun {
@@ -44,9 +45,13 @@ export class ThreadRegistry implements OnApplicationShutdown {
     @Optional() @Inject(RunMetrics) private readonly metrics: RunMetrics | null = null,
     @Optional() @Inject(APP_CONFIG) config: Pick<AppConfig, 'threadCacheSize'> | null = null,
   ) {
+    // Whatever store or cluster it is (a host's included), what it returns is checked first.
     this.coordination = cluster
-      ? new ClusterThreadCoordination(cluster)
-      : new LocalThreadCoordination(store, config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE);
+      ? new ClusterThreadCoordination(validatedCluster(cluster))
+      : new LocalThreadCoordination(
+          validatedStore(store),
+          config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE,
+        );
     this.coordination.onCancelPublished((threadId, executionId) =>
       this.cancelLocalRun(threadId, executionId),
     );
@@ -123,6 +128,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   /** Ends the thread's active run, if it belongs to that execution (the cancel extension, docs/behaviour/cancel.md#cancel-route), on any replica. */
   cancelActiveRun(threadId: string, executionId: string): void {
     this.cancelLocalRun(threadId, executionId);
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the local run is already cancelled; the broadcast to other replicas logs its own failure (never rejects)
     void this.coordination.publishCancel(threadId, executionId);
   }
 

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { answersTo, sessionOf } from '../support/interrupt-helpers';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 type CopilotKitCore = import('@copilotkit/core').CopilotKitCore;
 /** The core's agent type: CopilotKit 1.75 bundles its own @ag-ui/client (0.0.59). */
@@ -23,8 +23,7 @@ type RuntimeV2Node = typeof import('@copilotkit/runtime/dist/v2/node.cjs');
  * the kernel-like upstream.
  */
 describe('CopilotKit runtime + headless core end to end', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
+  const gateway = useGateway({ upstream: true, env: { IAC_CODE_AGUI_AUTH_TOKEN: 'copilotkit-token' } });
   /** The same upstream behind a gateway with IAC_CODE_AGUI_GENERIC_CLIENTS=true (no `iacCode` needed). */
   let genericGateway: RunningGateway;
   let runtimeServer: Server;
@@ -40,15 +39,8 @@ describe('CopilotKit runtime + headless core end to end', () => {
 
   beforeAll(async () => {
     Object.assign(process.env, telemetryOptOut);
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_AUTH_TOKEN: 'copilotkit-token',
-    });
-    genericGateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    genericGateway = await gateway.start({
+      IAC_CODE_AGUI_AUTH_TOKEN: undefined,
       IAC_CODE_AGUI_GENERIC_CLIENTS: 'true',
     });
     const { CopilotRuntime } = (await import('@copilotkit/runtime/v2' as string)) as RuntimeV2;
@@ -76,9 +68,6 @@ describe('CopilotKit runtime + headless core end to end', () => {
     delete (globalThis as { window?: object }).window;
     runtimeServer?.closeAllConnections();
     await new Promise((resolve) => runtimeServer?.close(resolve));
-    await gateway?.close();
-    await genericGateway?.close();
-    await upstream?.close();
     for (const [name, value] of Object.entries(environmentBefore)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -170,7 +159,7 @@ describe('CopilotKit runtime + headless core end to end', () => {
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(sessionOf(resumed.events).taskId).toBe(taskId);
     expect(agent.pendingInterrupts ?? []).toEqual([]);
-    const answers = await answersTo(upstream, taskId);
+    const answers = await answersTo(gateway.upstream, taskId);
     expect(answers).toHaveLength(1);
     expect(JSON.stringify(answers[0])).toContain('allow_once');
   });
