@@ -34,6 +34,8 @@ export enum ErrorCode {
   A2A_PROTOCOL_ERROR = 'A2A_PROTOCOL_ERROR',
   A2A_EXECUTION_FAILED = 'A2A_EXECUTION_FAILED',
   CANCELLED = 'CANCELLED',
+  /** Another replica took the thread's lease: this run stopped without acting on the kernel. */
+  THREAD_TAKEN_OVER = 'THREAD_TAKEN_OVER',
 }
 
 /**
@@ -72,4 +74,5 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.A2A_PROTOCOL_ERROR]: 502,
   [ErrorCode.A2A_EXECUTION_FAILED]: 502,
   [ErrorCode.CANCELLED]: 409,
+  [ErrorCode.THREAD_TAKEN_OVER]: 409,
 };

@@ -76,6 +76,10 @@ export interface AppConfig {
     readonly redisUrl?: string;
     readonly keyPrefix: string;
     readonly tls: boolean;
+    /** IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS in ms; unset = the Redis store's default (15 s). */
+    readonly leaseTtlMs?: number;
+    /** IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE: start on a Redis without AOF or with an evicting policy. */
+    readonly allowVolatile: boolean;
   };
   /** Request body caps (docs/behaviour/http.md#request-checks and docs/behaviour/cancel.md#cancel-route). */
   readonly maxRequestBytes: number;

@@ -70,6 +70,8 @@ export class EnvironmentDto {
   @IsOptional() @IsString() IAC_CODE_AGUI_REDIS_URL?: string;
   @IsOptional() @IsString() IAC_CODE_AGUI_REDIS_KEY_PREFIX?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_REDIS_TLS?: boolean;
+  @IsOptional() @Transform(toNumber) @Min(0.3) @Max(3600) IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS?: number;
+  @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE?: boolean;
   /** Checked entry by entry in `parseCorsOrigins`. */
   @IsOptional() @IsString() IAC_CODE_AGUI_CORS_ORIGINS?: string;
 }

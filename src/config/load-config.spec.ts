@@ -318,6 +318,20 @@ const SETTINGS: readonly SettingCase[] = [
     valid: ['true', true],
     invalid: 'tls',
   },
+  {
+    variable: 'IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS',
+    read: (c) => c.store.leaseTtlMs,
+    byDefault: undefined,
+    valid: ['1.5', 1500],
+    invalid: '0.1',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE',
+    read: (c) => c.store.allowVolatile,
+    byDefault: false,
+    valid: ['true', true],
+    invalid: 'maybe',
+  },
 ];
 
 describe('loadConfig: every setting', () => {

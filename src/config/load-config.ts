@@ -142,6 +142,10 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
       redisUrl,
       keyPrefix: dto.IAC_CODE_AGUI_REDIS_KEY_PREFIX ?? 'agui:',
       tls: dto.IAC_CODE_AGUI_REDIS_TLS ?? false,
+      ...(dto.IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS === undefined
+        ? {}
+        : { leaseTtlMs: Math.round(dto.IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS * 1000) }),
+      allowVolatile: dto.IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE ?? false,
     },
     maxRequestBytes: 12 * MIB,
     maxCancelBytes: 64 * 1024,

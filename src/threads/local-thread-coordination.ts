@@ -52,6 +52,11 @@ export class LocalThreadCoordination implements ThreadCoordination {
     return false;
   }
 
+  /** One replica: the slot is in memory and cannot be taken by anyone else. */
+  async ensureLease(): Promise<void> {}
+
+  onLeaseLost(): void {}
+
   async release(): Promise<void> {}
 
   async publishCancel(): Promise<void> {}

@@ -132,6 +132,19 @@ export class ThreadRegistry implements OnApplicationShutdown {
     void this.coordination.publishCancel(threadId, executionId);
   }
 
+  /**
+   * Resolves while the run may act on the kernel (send an answer, CancelTask); LeaseLostError once another
+   * replica may hold the thread, STATE_UNAVAILABLE when that cannot be told (docs/behaviour/state.md#the-run-lease).
+   */
+  ensureLease(threadId: string, runId: string): Promise<void> {
+    return this.coordination.ensureLease(this.leaseOf(threadId, runId));
+  }
+
+  /** The run hears once that its lease was found lost (renewal, fenced write or lease check). */
+  onLeaseLost(threadId: string, runId: string, listener: () => void): void {
+    this.coordination.onLeaseLost(this.leaseOf(threadId, runId), listener);
+  }
+
   /** Frees the slot (in cluster mode the lease too, if it is still this run's). Never rejects. */
   async release(threadId: string, runId: string): Promise<void> {
     const active = this.activeRuns.get(threadId);

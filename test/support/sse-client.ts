@@ -60,6 +60,8 @@ export interface OpenRun {
   waitForEvent(matches: (event: BaseEvent) => boolean): Promise<BaseEvent>;
   /** The whole response once the stream ended (or the client left). */
   readonly finished: Promise<SseResponse>;
+  /** The events received so far: what a client had heard when its connection died. */
+  readonly received: readonly BaseEvent[];
   /** The client disconnects. */
   abort(): void;
 }
@@ -121,6 +123,7 @@ export function openRun(url: string, body: unknown, options: PostOptions = {}): 
         );
       }),
     finished,
+    received: seen,
     abort: () => controller.abort(),
   };
 }

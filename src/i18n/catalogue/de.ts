@@ -29,6 +29,8 @@ export const DE: Record<MessageKey, string> = {
   stateUnavailable: 'Der Zustand des AG-UI-Adapters ist nicht verfügbar.',
   runIdUsed: 'Die AG-UI-Ausführungs-ID wurde bereits verwendet.',
   threadBusy: 'Der AG-UI-Thread hat bereits eine aktive Ausführung.',
+  threadTakenOver:
+    'Ein anderes Replikat hat diesen Thread übernommen: Diese Ausführung wurde beendet, ohne auf die Aufgabe einzuwirken. Wiederholen Sie die Anfrage, um dem Thread zu folgen.',
   socketBusy:
     'Dieser WebSocket hat bereits eine laufende Ausführung und kann keine weitere Eingabe einreihen; senden Sie sie nach dem Ende der Ausführung.',
   threadBindingConflict:

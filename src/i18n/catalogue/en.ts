@@ -30,6 +30,8 @@ export const EN = {
   stateUnavailable: 'The AG-UI adapter state is unavailable.',
   runIdUsed: 'The AG-UI run id has already been used.',
   threadBusy: 'The AG-UI thread already has an active run.',
+  threadTakenOver:
+    'Another replica took over this thread: this run stopped without acting on the task. Retry to follow the thread where it is now.',
   socketBusy:
     'This WebSocket already has a run in progress and cannot queue another input; send it after the run ends.',
   threadBindingConflict: 'The AG-UI thread is already bound to another workspace or caller.',

@@ -29,6 +29,8 @@ export const ES: Record<MessageKey, string> = {
   stateUnavailable: 'El estado del adaptador AG-UI no está disponible.',
   runIdUsed: 'El identificador de ejecución AG-UI ya se ha utilizado.',
   threadBusy: 'El hilo AG-UI ya tiene una ejecución activa.',
+  threadTakenOver:
+    'Otra réplica tomó el control de este hilo: esta ejecución se detuvo sin actuar sobre la tarea. Reintente para seguir el hilo donde está ahora.',
   socketBusy:
     'Este WebSocket ya tiene una ejecución en curso y no puede poner en cola otra entrada; envíela cuando termine la ejecución.',
   threadBindingConflict: 'El hilo AG-UI ya está vinculado a otro espacio de trabajo o a otro llamante.',

@@ -29,6 +29,8 @@ export const FR: Record<MessageKey, string> = {
   stateUnavailable: "L'état de l'adaptateur AG-UI est indisponible.",
   runIdUsed: "L'identifiant d'exécution AG-UI a déjà été utilisé.",
   threadBusy: 'Le fil AG-UI a déjà une exécution en cours.',
+  threadTakenOver:
+    "Une autre réplique a repris ce fil : cette exécution s'est arrêtée sans agir sur la tâche. Réessayez pour suivre le fil là où il en est.",
   socketBusy:
     "Ce WebSocket a déjà une exécution en cours et ne peut pas mettre une autre entrée en file d'attente ; envoyez-la une fois l'exécution terminée.",
   threadBindingConflict: 'Le fil AG-UI est déjà lié à un autre espace de travail ou à un autre appelant.',

@@ -29,6 +29,8 @@ export const JA: Record<MessageKey, string> = {
   stateUnavailable: 'AG-UI アダプターの状態を利用できません。',
   runIdUsed: 'この AG-UI 実行 ID はすでに使用されています。',
   threadBusy: 'この AG-UI スレッドではすでに実行が進行中です。',
+  threadTakenOver:
+    '別のレプリカがこのスレッドを引き継ぎました。この実行はタスクに何もせずに停止しました。再試行すると現在のスレッドの状態を追えます。',
   socketBusy:
     'この WebSocket ではすでに実行が進行中で、これ以上の入力を待機させられません。実行の終了後に送信してください。',
   threadBindingConflict:

@@ -29,6 +29,8 @@ export const PT: Record<MessageKey, string> = {
   stateUnavailable: 'O estado do adaptador AG-UI está indisponível.',
   runIdUsed: 'O ID de execução AG-UI já foi usado.',
   threadBusy: 'A thread AG-UI já tem uma execução ativa.',
+  threadTakenOver:
+    'Outra réplica assumiu esta thread: esta execução parou sem agir sobre a tarefa. Tente novamente para acompanhar a thread onde ela está agora.',
   socketBusy:
     'Este WebSocket já tem uma execução em andamento e não pode enfileirar outra entrada; envie-a depois que a execução terminar.',
   threadBindingConflict: 'A thread AG-UI já está vinculada a outro espaço de trabalho ou a outro chamador.',

@@ -29,6 +29,8 @@ export const ZH: Record<MessageKey, string> = {
   stateUnavailable: 'AG-UI 适配器状态不可用。',
   runIdUsed: '该 AG-UI 运行 ID 已被使用。',
   threadBusy: '该 AG-UI 对话线程已有正在进行的运行。',
+  threadTakenOver:
+    '另一个副本已接管此对话线程：本次运行已停止，未对任务执行任何操作。请重试以跟进线程的当前状态。',
   socketBusy: '该 WebSocket 已有正在进行的运行，无法再排队更多输入；请在运行结束后再发送。',
   threadBindingConflict: '该 AG-UI 对话线程已绑定到其他工作区或调用方。',
   resumeRequired: '该 AG-UI 对话线程正在等待中断响应。',
