@@ -42,6 +42,8 @@ export interface AppConfig {
   readonly managedStartTimeoutMs: number;
   /** Idle threads kept in memory (LRU); threads in use are never evicted. */
   readonly threadCacheSize: number;
+  /** Bound on the idle threads' total size (their JSON length), next to the count bound. */
+  readonly threadCacheBytes: number;
   /** Limits of the standalone HTTP server (main.ts); `bodyIdleMs` also bounds the routes' own body reads. */
   readonly http: HttpLimits;
   readonly genericClients: boolean;

@@ -39,6 +39,12 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_MANAGED_START_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000) IAC_CODE_AGUI_THREAD_CACHE_SIZE?: number;
   @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(65_536)
+  @Max(2 ** 40)
+  IAC_CODE_AGUI_THREAD_CACHE_BYTES?: number;
+  @IsOptional()
   @Transform(toNumber)
   @Min(0.001)
   @Max(3600)

@@ -249,6 +249,13 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: '0',
   },
   {
+    variable: 'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
+    read: (c) => c.threadCacheBytes,
+    byDefault: 33554432,
+    valid: ['1048576', 1048576],
+    invalid: '1024',
+  },
+  {
     variable: 'IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS',
     read: (c) => c.http.headersTimeoutMs,
     byDefault: 20000,

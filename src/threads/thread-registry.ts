@@ -5,6 +5,7 @@ import { ClusterThreadCoordination } from './cluster-thread-coordination';
 import { LocalThreadCoordination } from './local-thread-coordination';
 import { THREAD_CLUSTER, type ThreadCluster } from './thread-cluster';
 import type { RunLease, ThreadCoordination } from './thread-coordination';
+import { DEFAULT_THREAD_CACHE_BYTES } from './local-thread-coordination';
 import type { ThreadState } from './thread-state';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 
@@ -42,11 +43,16 @@ export class ThreadRegistry implements OnApplicationShutdown {
     @Inject(THREAD_STORE) store: ThreadStore,
     @Optional() @Inject(THREAD_CLUSTER) cluster: ThreadCluster | null = null,
     @Optional() @Inject(RunMetrics) private readonly metrics: RunMetrics | null = null,
-    @Optional() @Inject(APP_CONFIG) config: Pick<AppConfig, 'threadCacheSize'> | null = null,
+    @Optional()
+    @Inject(APP_CONFIG)
+    config: (Pick<AppConfig, 'threadCacheSize'> & Partial<Pick<AppConfig, 'threadCacheBytes'>>) | null = null,
   ) {
     this.coordination = cluster
       ? new ClusterThreadCoordination(cluster)
-      : new LocalThreadCoordination(store, config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE);
+      : new LocalThreadCoordination(store, {
+          entries: config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE,
+          bytes: config?.threadCacheBytes ?? DEFAULT_THREAD_CACHE_BYTES,
+        });
     this.coordination.onCancelPublished((threadId, executionId) =>
       this.cancelLocalRun(threadId, executionId),
     );

@@ -1,4 +1,7 @@
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { runInput } from '../support/run-input';
 import { openRun, parseSse, postRun } from '../support/sse-client';
 import { useGateway } from '../support/use-gateway';
@@ -210,5 +213,34 @@ describe('errors before the stream starts, on both faces', () => {
     const response = await postRun(gateway.url, runInput(), { headers: { authorization: '' } });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
+  });
+});
+
+describe('a string over its bound is refused before anything is stored (docs/behaviour/bounds.md)', () => {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-bounds-'));
+  const gateway = useGateway({ upstream: true, env: { IAC_CODE_AGUI_STATE_DIR: stateDir } });
+
+  /** Every file under the state directory with its size: what "nothing written" is checked against. */
+  const stateFiles = () =>
+    readdirSync(stateDir, { recursive: true, encoding: 'utf8' })
+      .map((name) => `${name}:${statSync(path.join(stateDir, name)).size}`)
+      .sort();
+
+  it('answers 20 runs with a 4 MiB userId with 20 × 400 INVALID_INPUT and writes no thread', async () => {
+    const before = stateFiles();
+    const userId = 'u'.repeat(4 * MIB);
+    const answers = [];
+    for (let index = 0; index < 20; index++) {
+      const body = runInput({ threadId: `huge-user-${index}`, runId: `run-${index}`, iacCode: { userId } });
+      const response = await postRun(gateway.url, body);
+      answers.push({ status: response.status, body: JSON.parse(response.text) as unknown });
+    }
+    expect(answers).toEqual(
+      Array.from({ length: 20 }, () => ({
+        status: 400,
+        body: { error: { code: 'INVALID_INPUT', message: 'Invalid iac-code forwarded properties.' } },
+      })),
+    );
+    expect(stateFiles()).toEqual(before);
   });
 });
