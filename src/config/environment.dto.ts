@@ -38,6 +38,7 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_MANAGED_START_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000) IAC_CODE_AGUI_THREAD_CACHE_SIZE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) IAC_CODE_AGUI_WS_MISSED_PONGS?: number;
   @IsOptional()
   @Transform(toInt)
   @IsInt()

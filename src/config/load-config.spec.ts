@@ -249,6 +249,13 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: '0',
   },
   {
+    variable: 'IAC_CODE_AGUI_WS_MISSED_PONGS',
+    read: (c) => c.wsMissedPongLimit,
+    byDefault: 2,
+    valid: ['5', 5],
+    invalid: '0',
+  },
+  {
     variable: 'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
     read: (c) => c.threadCacheBytes,
     byDefault: 33554432,

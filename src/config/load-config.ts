@@ -114,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     // The real kernel took up to 23 s to start on a loaded machine: 60 s leaves room without hiding a hang.
     managedStartTimeoutMs: Math.round((dto.IAC_CODE_AGUI_MANAGED_START_SECONDS ?? 60) * 1000),
     threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 10_000,
+    wsMissedPongLimit: dto.IAC_CODE_AGUI_WS_MISSED_PONGS ?? 2,
     threadCacheBytes: dto.IAC_CODE_AGUI_THREAD_CACHE_BYTES ?? 32 * MIB,
     http,
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
@@ -232,6 +233,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     managedStartTimeoutMs: config.managedStartTimeoutMs,
     threadCacheSize: config.threadCacheSize,
     threadCacheBytes: config.threadCacheBytes,
+    wsMissedPongLimit: config.wsMissedPongLimit,
     http: config.http,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,

@@ -52,6 +52,11 @@ export interface WsWire {
 
 export interface WsRunChannelOptions {
   readonly heartbeatMs: number;
+  /**
+   * Heartbeats in a row a peer may leave without a pong (or any other frame) before it is taken for gone
+   * and closed with 1001 (IAC_CODE_AGUI_WS_MISSED_PONGS, docs/behaviour/agentcore.md#websocket).
+   */
+  readonly missedPongLimit: number;
   readonly catalogue: MessageCatalogue;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -80,6 +85,8 @@ export interface WsRunChannelOptions {
  */
 export class WsRunChannel {
   private readonly heartbeat: NodeJS.Timeout;
+  /** Pings sent since the peer last showed it is there (a pong or any message). */
+  private unansweredPings = 0;
   /** A run is being admitted or streamed on this socket. */
   private isRunActive = false;
   /** Leaves the streaming run (its client gone); set while a run streams. */
@@ -108,10 +115,12 @@ export class WsRunChannel {
     this.heartbeat.unref();
     // Socket events do not run in the connection's async context: each handler enters it again.
     socket.on('message', (data, isBinary) => options.inLogContext(() => this.receive(data, isBinary)));
+    socket.on('pong', () => (this.unansweredPings = 0));
     socket.on('close', () => options.inLogContext(() => this.end()));
   }
 
   private receive(data: RawData, isBinary: boolean): void {
+    this.unansweredPings = 0;
     const language = this.fallbackLanguage();
     if (isBinary) return this.close(WsCloseCode.UNSUPPORTED_DATA, 'notAnObject', language);
     const raw = textOf(data);
@@ -244,8 +253,23 @@ export class WsRunChannel {
     );
   }
 
+  /**
+   * A peer that left `missedPongLimit` pings unanswered is gone (a dead network path, a frozen client): it
+   * is closed and its run left exactly as if it had closed the socket itself, so the thread is freed, the
+   * task cancelled and /ping no longer busy. The close frame may never arrive; `ws` drops the TCP socket
+   * after its closing timeout.
+   */
   private ping(): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.ping();
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.unansweredPings >= this.options.missedPongLimit) {
+      this.options.logger.warn({
+        msg: 'WebSocket peer stopped answering pings: closed',
+        missedPongs: this.unansweredPings,
+      });
+      return this.close(WsCloseCode.GOING_AWAY, 'wsPeerUnresponsive', this.fallbackLanguage());
+    }
+    this.unansweredPings++;
+    this.socket.ping();
   }
 
   /** Stops the heartbeat, drops the waiting inputs and leaves the active run (RunService's teardown cancels its A2A task). */

@@ -23,6 +23,7 @@ export const DE: Record<MessageKey, string> = {
   malformedRequest: 'Die HTTP-Anfrage ist fehlerhaft.',
   invalidPathParameter: 'Ein Pfadparameter ist kein gültig prozentkodierter Text.',
   internalError: 'Im AG-UI-Gateway ist ein unerwarteter Fehler aufgetreten.',
+  wsPeerUnresponsive: 'Der WebSocket-Client hat auf Heartbeats nicht mehr geantwortet.',
   serviceDraining: 'Das AG-UI-Gateway wird heruntergefahren und nimmt keine neuen Ausführungen an.',
   // Admission
   stateUnavailable: 'Der Zustand des AG-UI-Adapters ist nicht verfügbar.',

@@ -24,6 +24,7 @@ export const EN = {
   malformedRequest: 'The HTTP request is malformed.',
   invalidPathParameter: 'A path parameter is not valid percent-encoded text.',
   internalError: 'The AG-UI gateway hit an unexpected error.',
+  wsPeerUnresponsive: 'The WebSocket client stopped answering heartbeats.',
   serviceDraining: 'The AG-UI gateway is shutting down and accepts no new runs.',
   // Admission
   stateUnavailable: 'The AG-UI adapter state is unavailable.',

@@ -23,6 +23,7 @@ export const ES: Record<MessageKey, string> = {
   malformedRequest: 'La solicitud HTTP está mal formada.',
   invalidPathParameter: 'Un parámetro de la ruta no es texto con codificación porcentual válida.',
   internalError: 'La pasarela AG-UI encontró un error inesperado.',
+  wsPeerUnresponsive: 'El cliente WebSocket dejó de responder a los latidos.',
   serviceDraining: 'La pasarela AG-UI se está cerrando y no acepta nuevas ejecuciones.',
   // Admission
   stateUnavailable: 'El estado del adaptador AG-UI no está disponible.',

@@ -23,6 +23,7 @@ export const FR: Record<MessageKey, string> = {
   malformedRequest: 'La requête HTTP est mal formée.',
   invalidPathParameter: "Un paramètre du chemin n'est pas un texte encodé en pourcentage valide.",
   internalError: 'La passerelle AG-UI a rencontré une erreur inattendue.',
+  wsPeerUnresponsive: 'Le client WebSocket ne répond plus aux battements de cœur.',
   serviceDraining: "La passerelle AG-UI est en cours d'arrêt et n'accepte plus de nouvelles exécutions.",
   // Admission
   stateUnavailable: "L'état de l'adaptateur AG-UI est indisponible.",

@@ -23,6 +23,7 @@ export const JA: Record<MessageKey, string> = {
   malformedRequest: 'HTTP リクエストの形式が正しくありません。',
   invalidPathParameter: 'パスパラメーターが有効なパーセントエンコードの文字列ではありません。',
   internalError: 'AG-UI ゲートウェイで予期しないエラーが発生しました。',
+  wsPeerUnresponsive: 'WebSocket クライアントがハートビートに応答しなくなりました。',
   serviceDraining: 'AG-UI ゲートウェイはシャットダウン中のため、新しい実行を受け付けません。',
   // Admission
   stateUnavailable: 'AG-UI アダプターの状態を利用できません。',

@@ -23,6 +23,7 @@ export const PT: Record<MessageKey, string> = {
   malformedRequest: 'A solicitação HTTP está malformada.',
   invalidPathParameter: 'Um parâmetro do caminho não é um texto válido com codificação percentual.',
   internalError: 'O gateway AG-UI encontrou um erro inesperado.',
+  wsPeerUnresponsive: 'O cliente WebSocket deixou de responder aos heartbeats.',
   serviceDraining: 'O gateway AG-UI está sendo encerrado e não aceita novas execuções.',
   // Admission
   stateUnavailable: 'O estado do adaptador AG-UI está indisponível.',

@@ -23,6 +23,7 @@ export const ZH: Record<MessageKey, string> = {
   malformedRequest: 'HTTP 请求格式错误。',
   invalidPathParameter: '路径参数不是有效的百分号编码文本。',
   internalError: 'AG-UI 网关发生意外错误。',
+  wsPeerUnresponsive: 'WebSocket 客户端已停止响应心跳。',
   serviceDraining: 'AG-UI 网关正在关闭，不再接受新的运行。',
   // Admission
   stateUnavailable: 'AG-UI 适配器状态不可用。',
