@@ -7,6 +7,7 @@ export const DE: Record<MessageKey, string> = {
   unsupportedMediaType: 'Content-Type muss application/json sein.',
   requestTooLarge: 'Der Text der AG-UI-Anfrage ist zu groß.',
   requestTimeout: 'Der Anfragetext ist nicht rechtzeitig eingegangen.',
+  requestNotReceived: 'Die Anfrage ist nicht rechtzeitig eingegangen.',
   invalidJson: 'Der Anfragetext ist kein gültiges JSON.',
   notAnObject: 'RunAgentInput muss ein JSON-Objekt sein.',
   invalidEnvelope: 'Ungültiger AG-UI-RunAgentInput-Umschlag.',

@@ -8,6 +8,7 @@ export const EN = {
   unsupportedMediaType: 'Content-Type must be application/json.',
   requestTooLarge: 'The AG-UI request body is too large.',
   requestTimeout: 'The request body was not received in time.',
+  requestNotReceived: 'The request was not received in time.',
   invalidJson: 'The request body is not valid JSON.',
   notAnObject: 'RunAgentInput must be a JSON object.',
   invalidEnvelope: 'Invalid AG-UI RunAgentInput envelope.',

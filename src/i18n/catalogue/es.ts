@@ -7,6 +7,7 @@ export const ES: Record<MessageKey, string> = {
   unsupportedMediaType: 'El Content-Type debe ser application/json.',
   requestTooLarge: 'El cuerpo de la solicitud AG-UI es demasiado grande.',
   requestTimeout: 'El cuerpo de la solicitud no se recibió a tiempo.',
+  requestNotReceived: 'La solicitud no se recibió a tiempo.',
   invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
   notAnObject: 'RunAgentInput debe ser un objeto JSON.',
   invalidEnvelope: 'El sobre RunAgentInput de AG-UI no es válido.',

@@ -7,6 +7,7 @@ export const FR: Record<MessageKey, string> = {
   unsupportedMediaType: 'Le Content-Type doit être application/json.',
   requestTooLarge: 'Le corps de la requête AG-UI est trop volumineux.',
   requestTimeout: "Le corps de la requête n'a pas été reçu à temps.",
+  requestNotReceived: "La requête n'a pas été reçue à temps.",
   invalidJson: "Le corps de la requête n'est pas un JSON valide.",
   notAnObject: 'RunAgentInput doit être un objet JSON.',
   invalidEnvelope: "L'enveloppe RunAgentInput AG-UI n'est pas valide.",

@@ -7,6 +7,7 @@ export const JA: Record<MessageKey, string> = {
   unsupportedMediaType: 'Content-Type は application/json である必要があります。',
   requestTooLarge: 'AG-UI リクエストの本文が大きすぎます。',
   requestTimeout: 'リクエスト本文が時間内に受信されませんでした。',
+  requestNotReceived: 'リクエストが時間内に受信されませんでした。',
   invalidJson: 'リクエスト本文が有効な JSON ではありません。',
   notAnObject: 'RunAgentInput は JSON オブジェクトである必要があります。',
   invalidEnvelope: 'AG-UI RunAgentInput のエンベロープが無効です。',

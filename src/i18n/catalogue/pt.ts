@@ -7,6 +7,7 @@ export const PT: Record<MessageKey, string> = {
   unsupportedMediaType: 'O Content-Type deve ser application/json.',
   requestTooLarge: 'O corpo da solicitação AG-UI é grande demais.',
   requestTimeout: 'O corpo da requisição não foi recebido a tempo.',
+  requestNotReceived: 'A requisição não foi recebida a tempo.',
   invalidJson: 'O corpo da solicitação não é um JSON válido.',
   notAnObject: 'RunAgentInput deve ser um objeto JSON.',
   invalidEnvelope: 'O envelope RunAgentInput do AG-UI é inválido.',

@@ -7,6 +7,7 @@ export const ZH: Record<MessageKey, string> = {
   unsupportedMediaType: 'Content-Type 必须为 application/json。',
   requestTooLarge: 'AG-UI 请求体过大。',
   requestTimeout: '未能及时收到请求正文。',
+  requestNotReceived: '未能及时收到请求。',
   invalidJson: '请求体不是有效的 JSON。',
   notAnObject: 'RunAgentInput 必须是 JSON 对象。',
   invalidEnvelope: 'AG-UI RunAgentInput 请求结构无效。',
