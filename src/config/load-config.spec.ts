@@ -344,7 +344,7 @@ describe('loadConfig: every setting', () => {
 describe('loadConfig: rules across settings', () => {
   it.each(['0', '-5', '3601', 'soon', ''])('refuses a managed start bound of %j', (value) => {
     const load = () => loadConfig({ IAC_CODE_AGUI_MANAGED_START_SECONDS: value }, HOST);
-    expect(load).toThrow(/IAC_CODE_AGUI_MANAGED_START_SECONDS=/);
+    expect(load).toThrow(/IAC_CODE_AGUI_MANAGED_START_SECONDS: /);
   });
 
   it('refuses a remote A2A URL unless remote kernels are allowed', () => {
@@ -391,7 +391,7 @@ describe('loadConfig: rules across settings', () => {
 
   it('reports every invalid variable at once', () => {
     const load = () => loadConfig({ IAC_CODE_AGUI_PORT: 'x', IAC_CODE_AGUI_LOG_FORMAT: 'xml' }, HOST);
-    expect(load).toThrow(/IAC_CODE_AGUI_PORT=.*\n.*IAC_CODE_AGUI_LOG_FORMAT=/);
+    expect(load).toThrow(/IAC_CODE_AGUI_PORT: .*\n.*IAC_CODE_AGUI_LOG_FORMAT: /);
   });
 
   it('freezes the configuration', () => {
