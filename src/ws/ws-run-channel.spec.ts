@@ -204,11 +204,11 @@ describe('WsRunChannel', () => {
       {
         type: 'RUN_ERROR',
         code: 'THREAD_BUSY',
-        message: new MessageCatalogue().render('socketBusy', 'de'),
+        message: new MessageCatalogue().render('socketBusy', 'de', { runId: '"one-too-many"' }),
         timestamp: expect.any(Number),
       },
     ]);
-    expect(new MessageCatalogue().render('socketBusy', 'en')).toMatch(/WebSocket/);
+    expect(socket.events()[2].message).toMatch(/^Die Eingabe mit runId "one-too-many" wurde abgelehnt/);
     runs.streams.get('queued-0')?.complete();
     await runs.started(`queued-${MAX_QUEUED_WS_INPUTS - 1}`);
     expect(runs.admitted).toEqual([

@@ -12,6 +12,7 @@ import type { AdmittedRun } from '../runs/admitted-run';
 import { encodeSseFrame } from '../wire/sse-frame';
 import type { RunRequestOrigin } from '../run-input/run-request-reader';
 import type { JsonBody } from '../run-input/read-json-body';
+import { LOGGED_ID_LENGTH } from '../logging/truncate-log-ids';
 import { splitUtf8Frame } from './split-utf8-frame';
 import type { WsConnectionContext } from './ws-connection-context';
 
@@ -77,7 +78,7 @@ export interface WsRunChannelOptions {
  * socket (a resume, the next turn), unlike the AWS reference server's one run per connection. An input that arrives
  * while a run streams waits until that run's terminal event (at most MAX_QUEUED_WS_INPUTS of them), so no
  * frame of another run is ever interleaved into it; one beyond that is refused with RUN_ERROR THREAD_BUSY
- * (`socketBusy`), sent between runs for the same reason. Admission refusals are
+ * (`socketBusy`, naming the refused input's runId), sent between runs for the same reason. Admission refusals are
  * one RUN_ERROR frame and the socket stays open; only a frame that is not a JSON object closes it (1003),
  * and a server fault closes it with 1011. A client that closes mid-run leaves the run, which cancels the A2A
  * task exactly like an SSE disconnect; a client that stops reading holds the run back as over SSE. Created
@@ -93,8 +94,8 @@ export class WsRunChannel {
   private leaveRun?: () => void;
   /** Inputs received while a run was active, oldest first, each with the language it negotiated. */
   private readonly queued: { body: JsonBody; language: Language }[] = [];
-  /** Refusals owed for inputs beyond the queue, per language, sent once the active run has ended. */
-  private readonly refusalsDue = new Map<Language, number>();
+  /** Refusals owed for inputs beyond the queue, oldest first, sent once the active run has ended. */
+  private readonly refusalsDue: { runId: string; language: Language }[] = [];
   /** Set when the connection's TCP socket is known (always, except in unit specs without one). */
   private readonly wireCork?: TurnCork;
 
@@ -145,16 +146,14 @@ export class WsRunChannel {
       this.queued.push({ body, language });
       return;
     }
-    this.refusalsDue.set(language, (this.refusalsDue.get(language) ?? 0) + 1);
+    this.refusalsDue.push({ runId: runIdLabelOf(body.value), language });
   }
 
   /** Between runs: the refusals owed go out first, then the oldest waiting input starts (or the socket closes). */
   private runEnded(): void {
     this.isRunActive = false;
-    for (const [language, count] of this.refusalsDue) {
-      for (let sent = 0; sent < count; sent++) this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language);
-    }
-    this.refusalsDue.clear();
+    for (const { runId, language } of this.refusalsDue.splice(0))
+      this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId });
     if (this.context.closeAfterRun) return this.close(WsCloseCode.NORMAL);
     const next = this.queued.shift();
     if (!next || this.socket.readyState !== WebSocket.OPEN) return;
@@ -224,8 +223,13 @@ export class WsRunChannel {
     );
   }
 
-  private sendError(code: ErrorCode, key: MessageKey, language: Language): void {
-    const message = this.options.catalogue.render(key, language);
+  private sendError(
+    code: ErrorCode,
+    key: MessageKey,
+    language: Language,
+    values: Readonly<Record<string, string>> = {},
+  ): void {
+    const message = this.options.catalogue.render(key, language, values);
     this.send(
       encodeSseFrame({
         type: 'RUN_ERROR',
@@ -276,7 +280,7 @@ export class WsRunChannel {
   private end(): void {
     clearInterval(this.heartbeat);
     this.queued.length = 0;
-    this.refusalsDue.clear();
+    this.refusalsDue.length = 0;
     const leave = this.leaveRun;
     this.leaveRun = undefined;
     leave?.();
@@ -285,6 +289,16 @@ export class WsRunChannel {
   private fallbackLanguage(): Language {
     return this.runs.languageOf(undefined, this.context.acceptLanguage);
   }
+}
+
+/**
+ * How a refusal names the input it refused: its `runId` as JSON (cut like an id in a log line, so a
+ * 1,024-character id does not fill the message), or `null` for an input without one.
+ */
+function runIdLabelOf(value: unknown): string {
+  const runId = (value as { runId?: unknown }).runId;
+  if (typeof runId !== 'string') return 'null';
+  return JSON.stringify(runId.length > LOGGED_ID_LENGTH ? `${runId.slice(0, LOGGED_ID_LENGTH)}…` : runId);
 }
 
 function textOf(data: RawData): string {

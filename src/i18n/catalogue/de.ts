@@ -31,7 +31,7 @@ export const DE: Record<MessageKey, string> = {
   runIdUsed: 'Die AG-UI-Ausführungs-ID wurde bereits verwendet.',
   threadBusy: 'Der AG-UI-Thread hat bereits eine aktive Ausführung.',
   socketBusy:
-    'Dieser WebSocket hat bereits eine laufende Ausführung und kann keine weitere Eingabe einreihen; senden Sie sie nach dem Ende der Ausführung.',
+    'Die Eingabe mit runId {runId} wurde abgelehnt: Auf diesem WebSocket lief ein Run und seine Warteschlange war voll. Senden Sie sie erneut.',
   threadBindingConflict:
     'Der AG-UI-Thread ist bereits an einen anderen Arbeitsbereich oder einen anderen Aufrufer gebunden.',
   resumeRequired: 'Der AG-UI-Thread wartet auf Antworten zu Unterbrechungen.',

@@ -32,7 +32,7 @@ export const EN = {
   runIdUsed: 'The AG-UI run id has already been used.',
   threadBusy: 'The AG-UI thread already has an active run.',
   socketBusy:
-    'This WebSocket already has a run in progress and cannot queue another input; send it after the run ends.',
+    'The input with runId {runId} was refused: a run was in progress on this WebSocket and its queue was full. Send it again.',
   threadBindingConflict: 'The AG-UI thread is already bound to another workspace or caller.',
   resumeRequired: 'The AG-UI thread is waiting for interrupt responses.',
   executionGone: 'The execution to resume is no longer available.',

@@ -31,7 +31,7 @@ export const ES: Record<MessageKey, string> = {
   runIdUsed: 'El identificador de ejecución AG-UI ya se ha utilizado.',
   threadBusy: 'El hilo AG-UI ya tiene una ejecución activa.',
   socketBusy:
-    'Este WebSocket ya tiene una ejecución en curso y no puede poner en cola otra entrada; envíela cuando termine la ejecución.',
+    'Se rechazó la entrada con runId {runId}: había una ejecución en curso en este WebSocket y su cola estaba llena. Envíela de nuevo.',
   threadBindingConflict: 'El hilo AG-UI ya está vinculado a otro espacio de trabajo o a otro llamante.',
   resumeRequired: 'El hilo AG-UI está esperando respuestas a interrupciones.',
   executionGone: 'La ejecución que se quiere reanudar ya no está disponible.',

@@ -31,7 +31,7 @@ export const FR: Record<MessageKey, string> = {
   runIdUsed: "L'identifiant d'exécution AG-UI a déjà été utilisé.",
   threadBusy: 'Le fil AG-UI a déjà une exécution en cours.',
   socketBusy:
-    "Ce WebSocket a déjà une exécution en cours et ne peut pas mettre une autre entrée en file d'attente ; envoyez-la une fois l'exécution terminée.",
+    "L'entrée avec le runId {runId} a été refusée : une exécution était en cours sur ce WebSocket et sa file d'attente était pleine. Renvoyez-la.",
   threadBindingConflict: 'Le fil AG-UI est déjà lié à un autre espace de travail ou à un autre appelant.',
   resumeRequired: 'Le fil AG-UI attend des réponses à des interruptions.',
   executionGone: "L'exécution à reprendre n'est plus disponible.",

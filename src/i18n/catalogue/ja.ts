@@ -31,7 +31,7 @@ export const JA: Record<MessageKey, string> = {
   runIdUsed: 'この AG-UI 実行 ID はすでに使用されています。',
   threadBusy: 'この AG-UI スレッドではすでに実行が進行中です。',
   socketBusy:
-    'この WebSocket ではすでに実行が進行中で、これ以上の入力を待機させられません。実行の終了後に送信してください。',
+    'runId {runId} の入力は拒否されました。この WebSocket では実行が進行中で、キューがいっぱいでした。もう一度送信してください。',
   threadBindingConflict:
     'この AG-UI スレッドはすでに別のワークスペースまたは呼び出し元に紐付けられています。',
   resumeRequired: 'この AG-UI スレッドは割り込みへの応答を待っています。',

@@ -31,7 +31,7 @@ export const PT: Record<MessageKey, string> = {
   runIdUsed: 'O ID de execução AG-UI já foi usado.',
   threadBusy: 'A thread AG-UI já tem uma execução ativa.',
   socketBusy:
-    'Este WebSocket já tem uma execução em andamento e não pode enfileirar outra entrada; envie-a depois que a execução terminar.',
+    'A entrada com runId {runId} foi recusada: havia uma execução em andamento neste WebSocket e sua fila estava cheia. Envie-a novamente.',
   threadBindingConflict: 'A thread AG-UI já está vinculada a outro espaço de trabalho ou a outro chamador.',
   resumeRequired: 'A thread AG-UI está aguardando respostas a interrupções.',
   executionGone: 'A execução a ser retomada não está mais disponível.',

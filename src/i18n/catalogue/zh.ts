@@ -30,7 +30,7 @@ export const ZH: Record<MessageKey, string> = {
   stateUnavailable: 'AG-UI 适配器状态不可用。',
   runIdUsed: '该 AG-UI 运行 ID 已被使用。',
   threadBusy: '该 AG-UI 对话线程已有正在进行的运行。',
-  socketBusy: '该 WebSocket 已有正在进行的运行，无法再排队更多输入；请在运行结束后再发送。',
+  socketBusy: 'runId 为 {runId} 的输入已被拒绝：此 WebSocket 上有正在进行的运行，且其队列已满。请重新发送。',
   threadBindingConflict: '该 AG-UI 对话线程已绑定到其他工作区或调用方。',
   resumeRequired: '该 AG-UI 对话线程正在等待中断响应。',
   executionGone: '要恢复的执行已不可用。',
