@@ -45,6 +45,13 @@ export class EnvironmentDto {
   @Min(65_536)
   @Max(2 ** 40)
   IAC_CODE_AGUI_THREAD_CACHE_BYTES?: number;
+  /** At least one body of the largest size (12 MiB). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(12 * 1024 * 1024)
+  @Max(2 ** 40)
+  IAC_CODE_AGUI_BODY_BUDGET_BYTES?: number;
   @IsOptional()
   @Transform(toNumber)
   @Min(0.001)

@@ -249,6 +249,13 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: '0',
   },
   {
+    variable: 'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
+    read: (c) => c.bodyBudgetBytes,
+    byDefault: 67108864,
+    valid: ['16777216', 16777216],
+    invalid: '1048576',
+  },
+  {
     variable: 'IAC_CODE_AGUI_WS_MISSED_PONGS',
     read: (c) => c.wsMissedPongLimit,
     byDefault: 2,

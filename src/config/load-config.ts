@@ -107,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 10_000,
     wsMissedPongLimit: dto.IAC_CODE_AGUI_WS_MISSED_PONGS ?? 2,
     threadCacheBytes: dto.IAC_CODE_AGUI_THREAD_CACHE_BYTES ?? 32 * MIB,
+    bodyBudgetBytes: dto.IAC_CODE_AGUI_BODY_BUDGET_BYTES ?? 64 * MIB,
     http,
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
@@ -233,6 +234,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     managedStartTimeoutMs: config.managedStartTimeoutMs,
     threadCacheSize: config.threadCacheSize,
     threadCacheBytes: config.threadCacheBytes,
+    bodyBudgetBytes: config.bodyBudgetBytes,
     wsMissedPongLimit: config.wsMissedPongLimit,
     http: config.http,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },

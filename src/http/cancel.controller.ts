@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
+import { BodyBudget } from '../common/body-budget';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { setRequestLanguage } from '../common/request-language';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -17,6 +18,7 @@ export class CancelController {
   constructor(
     private readonly cancellation: CancelService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly budget: BodyBudget,
   ) {}
 
   @Post(':executionId/cancel')
@@ -32,6 +34,7 @@ export class CancelController {
       idleMs: this.config.http.bodyIdleMs,
       tooLargeKey: 'cancelTooLarge',
       invalidJsonKey: 'cancelInvalidJson',
+      budget: this.budget,
     });
     const status = await this.cancellation.cancel(parseCancelRequest(executionId, body.value));
     return { executionId, status };

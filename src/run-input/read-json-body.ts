@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import type { BodyBudget } from '../common/body-budget';
 import type { MessageKey } from '../i18n/message-key';
 
 export interface BodyLimits {
@@ -9,6 +10,8 @@ export interface BodyLimits {
   readonly idleMs: number;
   readonly tooLargeKey: MessageKey;
   readonly invalidJsonKey: MessageKey;
+  /** The process-wide budget of bodies in flight; a body past it is refused with SERVER_BUSY. */
+  readonly budget?: BodyBudget;
 }
 
 export interface JsonBody {
@@ -35,7 +38,18 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
     throw new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey);
   }
-  const bytes = await readCapped(request, limits);
+  const held = new HeldBytes(limits.budget);
+  // What the client announced is taken at once: a body the budget cannot hold is refused before it is read.
+  if (Number.isFinite(declared) && declared > 0 && !held.take(declared)) refuseBusy(request);
+  try {
+    const bytes = await readCapped(request, limits, held);
+    return parseJson(bytes, limits);
+  } finally {
+    held.giveAll();
+  }
+}
+
+function parseJson(bytes: Buffer, limits: BodyLimits): JsonBody {
   let raw: string;
   try {
     raw = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -49,6 +63,32 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   }
 }
 
+/** What one body holds of the budget: grown chunk by chunk past what it announced, given back once. */
+class HeldBytes {
+  private bytes = 0;
+  constructor(private readonly budget: BodyBudget | undefined) {}
+
+  /** Holds `total` bytes in all (a no-op when it holds that much already); false when the budget is spent. */
+  take(total: number): boolean {
+    if (!this.budget || total <= this.bytes) return true;
+    if (!this.budget.tryTake(total - this.bytes)) return false;
+    this.bytes = total;
+    return true;
+  }
+
+  giveAll(): void {
+    this.budget?.give(this.bytes);
+    this.bytes = 0;
+  }
+}
+
+/** The rest of the body will not be read: the connection cannot carry another request. */
+function refuseBusy(request: Request): never {
+  request.pause();
+  request.res?.setHeader('Connection', 'close');
+  throw new AguiError(ErrorCode.SERVER_BUSY, 'serverBusy');
+}
+
 /** A host application's body parser may have consumed the stream already; use what it parsed. */
 function alreadyParsed(request: Request): Buffer | undefined {
   if (!request.readableEnded || request.body === undefined) return undefined;
@@ -57,7 +97,7 @@ function alreadyParsed(request: Request): Buffer | undefined {
   return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
 }
 
-function readCapped(request: Request, limits: BodyLimits): Promise<Buffer> {
+function readCapped(request: Request, limits: BodyLimits, held: HeldBytes): Promise<Buffer> {
   const parsed = alreadyParsed(request);
   if (parsed) {
     if (parsed.length > limits.maxBytes) throw new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey);
@@ -88,6 +128,15 @@ function readCapped(request: Request, limits: BodyLimits): Promise<Buffer> {
         cleanup();
         request.pause();
         reject(new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey));
+        return;
+      }
+      if (!held.take(size)) {
+        cleanup();
+        try {
+          refuseBusy(request);
+        } catch (error) {
+          reject(error as Error);
+        }
         return;
       }
       chunks.push(chunk);

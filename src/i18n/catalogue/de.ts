@@ -26,6 +26,8 @@ export const DE: Record<MessageKey, string> = {
   internalError: 'Im AG-UI-Gateway ist ein unerwarteter Fehler aufgetreten.',
   wsPeerUnresponsive: 'Der WebSocket-Client hat auf Heartbeats nicht mehr geantwortet.',
   serviceDraining: 'Das AG-UI-Gateway wird heruntergefahren und nimmt keine neuen Ausführungen an.',
+  serverBusy:
+    'Das AG-UI-Gateway liest gerade zu viele Anfragekörper gleichzeitig. Versuchen Sie es gleich erneut.',
   // Admission
   stateUnavailable: 'Der Zustand des AG-UI-Adapters ist nicht verfügbar.',
   runIdUsed: 'Die AG-UI-Ausführungs-ID wurde bereits verwendet.',

@@ -27,6 +27,7 @@ export const EN = {
   internalError: 'The AG-UI gateway hit an unexpected error.',
   wsPeerUnresponsive: 'The WebSocket client stopped answering heartbeats.',
   serviceDraining: 'The AG-UI gateway is shutting down and accepts no new runs.',
+  serverBusy: 'The AG-UI gateway is reading too many request bodies at once. Retry shortly.',
   // Admission
   stateUnavailable: 'The AG-UI adapter state is unavailable.',
   runIdUsed: 'The AG-UI run id has already been used.',

@@ -26,6 +26,8 @@ export const ES: Record<MessageKey, string> = {
   internalError: 'La pasarela AG-UI encontró un error inesperado.',
   wsPeerUnresponsive: 'El cliente WebSocket dejó de responder a los latidos.',
   serviceDraining: 'La pasarela AG-UI se está cerrando y no acepta nuevas ejecuciones.',
+  serverBusy:
+    'El gateway AG-UI está leyendo demasiados cuerpos de solicitud a la vez. Vuelva a intentarlo en breve.',
   // Admission
   stateUnavailable: 'El estado del adaptador AG-UI no está disponible.',
   runIdUsed: 'El identificador de ejecución AG-UI ya se ha utilizado.',

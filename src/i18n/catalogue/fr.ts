@@ -26,6 +26,7 @@ export const FR: Record<MessageKey, string> = {
   internalError: 'La passerelle AG-UI a rencontré une erreur inattendue.',
   wsPeerUnresponsive: 'Le client WebSocket ne répond plus aux battements de cœur.',
   serviceDraining: "La passerelle AG-UI est en cours d'arrêt et n'accepte plus de nouvelles exécutions.",
+  serverBusy: 'La passerelle AG-UI lit trop de corps de requête à la fois. Réessayez dans un instant.',
   // Admission
   stateUnavailable: "L'état de l'adaptateur AG-UI est indisponible.",
   runIdUsed: "L'identifiant d'exécution AG-UI a déjà été utilisé.",

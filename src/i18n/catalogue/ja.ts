@@ -26,6 +26,8 @@ export const JA: Record<MessageKey, string> = {
   internalError: 'AG-UI ゲートウェイで予期しないエラーが発生しました。',
   wsPeerUnresponsive: 'WebSocket クライアントがハートビートに応答しなくなりました。',
   serviceDraining: 'AG-UI ゲートウェイはシャットダウン中のため、新しい実行を受け付けません。',
+  serverBusy:
+    'AG-UI ゲートウェイは同時に読み込んでいるリクエスト本文が多すぎます。しばらくしてから再試行してください。',
   // Admission
   stateUnavailable: 'AG-UI アダプターの状態を利用できません。',
   runIdUsed: 'この AG-UI 実行 ID はすでに使用されています。',

@@ -26,6 +26,8 @@ export const PT: Record<MessageKey, string> = {
   internalError: 'O gateway AG-UI encontrou um erro inesperado.',
   wsPeerUnresponsive: 'O cliente WebSocket deixou de responder aos heartbeats.',
   serviceDraining: 'O gateway AG-UI está sendo encerrado e não aceita novas execuções.',
+  serverBusy:
+    'O gateway AG-UI está lendo corpos de requisição demais ao mesmo tempo. Tente novamente em instantes.',
   // Admission
   stateUnavailable: 'O estado do adaptador AG-UI está indisponível.',
   runIdUsed: 'O ID de execução AG-UI já foi usado.',

@@ -26,6 +26,7 @@ export const ZH: Record<MessageKey, string> = {
   internalError: 'AG-UI 网关发生意外错误。',
   wsPeerUnresponsive: 'WebSocket 客户端已停止响应心跳。',
   serviceDraining: 'AG-UI 网关正在关闭，不再接受新的运行。',
+  serverBusy: 'AG-UI 网关正在同时读取过多的请求正文。请稍后重试。',
   // Admission
   stateUnavailable: 'AG-UI 适配器状态不可用。',
   runIdUsed: '该 AG-UI 运行 ID 已被使用。',
