@@ -21,7 +21,8 @@ import * as path from 'node:path';
 import { WebSocket } from 'ws';
 import { findFreeLoopbackPort } from '../src/a2a/managed/free-loopback-port';
 import { startKernelUpstream } from '../test/support/start-kernel-upstream';
-import { HostileRequests, mulberry32, type HostileRequest } from './support/hostile-requests';
+import { mulberry32 } from '../test/support/mulberry32';
+import { HostileRequests, type HostileRequest } from './support/hostile-requests';
 import { snapshotGatewayBuild } from './support/bench-processes';
 import { formatBreakdown, memoryBreakdown } from './support/memory-breakdown';
 

@@ -38,17 +38,6 @@ const STRING_FIELDS = [
 ] as const;
 type StringField = (typeof STRING_FIELDS)[number];
 
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class HostileRequests {
   private serial = 0;
 
