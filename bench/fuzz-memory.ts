@@ -8,7 +8,7 @@
  * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
  * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency] [seed]`; FUZZ_IDLE_SECONDS sets
- * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
+ * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE / _BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
  * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
  * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
  * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
@@ -37,6 +37,8 @@ const IDLE_SAMPLE_MS = 10_000;
 /** Settings of the service's process (not of the gateway) a run may vary; passed on only when set. */
 const PASSED_THROUGH = [
   'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
+  'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
+  'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
   'NODE_OPTIONS',
   'MALLOC_ARENA_MAX',
   'MALLOC_TRIM_THRESHOLD_',
