@@ -217,6 +217,22 @@ describe('WsRunChannel', () => {
     ]);
   });
 
+  it('owes a flooding client one refusal per input, naming the first 64 and counting the rest', async () => {
+    const { socket, runs, receive } = open();
+    receive(input('run-1'));
+    const first = await runs.started('run-1');
+    for (let i = 0; i < MAX_QUEUED_WS_INPUTS + 70; i++) receive(input(`flood-${i}`));
+    first.complete();
+    await runs.started('flood-0');
+    const messages = socket.events().map((event) => String(event.message));
+    expect(messages).toHaveLength(70);
+    expect(messages[0]).toMatch(/^The input with runId "flood-2" was refused/);
+    expect(messages[63]).toMatch(/^The input with runId "flood-65" was refused/);
+    expect(messages.slice(64)).toEqual(
+      Array(6).fill(new MessageCatalogue().render('socketBusy', 'en', { runId: 'null' })),
+    );
+  });
+
   it('goes on with the next waiting input after an admission refusal', async () => {
     const { socket, runs, receive } = open();
     receive(input('run-1'));

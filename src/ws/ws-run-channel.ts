@@ -33,6 +33,12 @@ const MAX_CLOSE_REASON_BYTES = 123;
  */
 export const MAX_QUEUED_WS_INPUTS = 2;
 
+/**
+ * Refusals owed that name their input; past this many (a client flooding a long run), the rest are counted
+ * per language and name none, so what a socket owes stays bounded.
+ */
+const MAX_NAMED_REFUSALS = 64;
+
 /** What a channel needs from the run path; the gateway passes the real RunRequestReader and RunService. */
 export interface WsRunPort {
   languageOf(body: unknown, acceptLanguage: string | undefined): Language;
@@ -96,6 +102,8 @@ export class WsRunChannel {
   private readonly queued: { body: JsonBody; language: Language }[] = [];
   /** Refusals owed for inputs beyond the queue, oldest first, sent once the active run has ended. */
   private readonly refusalsDue: { runId: string; language: Language }[] = [];
+  /** Refusals owed beyond MAX_NAMED_REFUSALS, per language. */
+  private readonly unnamedRefusalsDue = new Map<Language, number>();
   /** Set when the connection's TCP socket is known (always, except in unit specs without one). */
   private readonly wireCork?: TurnCork;
 
@@ -146,7 +154,9 @@ export class WsRunChannel {
       this.queued.push({ body, language });
       return;
     }
-    this.refusalsDue.push({ runId: runIdLabelOf(body.value), language });
+    if (this.refusalsDue.length < MAX_NAMED_REFUSALS)
+      this.refusalsDue.push({ runId: runIdLabelOf(body.value), language });
+    else this.unnamedRefusalsDue.set(language, (this.unnamedRefusalsDue.get(language) ?? 0) + 1);
   }
 
   /** Between runs: the refusals owed go out first, then the oldest waiting input starts (or the socket closes). */
@@ -154,6 +164,10 @@ export class WsRunChannel {
     this.isRunActive = false;
     for (const { runId, language } of this.refusalsDue.splice(0))
       this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId });
+    for (const [language, count] of this.unnamedRefusalsDue)
+      for (let sent = 0; sent < count; sent++)
+        this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId: 'null' });
+    this.unnamedRefusalsDue.clear();
     if (this.context.closeAfterRun) return this.close(WsCloseCode.NORMAL);
     const next = this.queued.shift();
     if (!next || this.socket.readyState !== WebSocket.OPEN) return;
@@ -281,6 +295,7 @@ export class WsRunChannel {
     clearInterval(this.heartbeat);
     this.queued.length = 0;
     this.refusalsDue.length = 0;
+    this.unnamedRefusalsDue.clear();
     const leave = this.leaveRun;
     this.leaveRun = undefined;
     leave?.();
