@@ -1,8 +1,10 @@
-# agui-a2a-gateway images. Two targets, both multi-arch:
+# agui-a2a-gateway images. Two production targets, both multi-arch:
 #   gateway    Node only. On Kubernetes the iac-code A2A kernel runs next to it as a sidecar (helm/).
 #   agentcore  gateway + the iac-code kernel (Python), so IAC_CODE_AGUI_UPSTREAM=auto finds `iac-code` on PATH
 #              and runs the managed child inside the single container Amazon Bedrock AgentCore allows (AgentCore
 #              runs linux/arm64; the amd64 image is for local runs and the Helm chart's kernel sidecar).
+# and one for trying it out: `demo`, the gateway plus the embedded demo agent (local smoke tests only; the
+# production targets hold no demo code and refuse IAC_CODE_AGUI_UPSTREAM=demo at boot).
 #
 #   docker buildx build --platform linux/arm64,linux/amd64 --target gateway   -t <registry>/agui-a2a-gateway:<v> --push .
 #   docker buildx build --platform linux/arm64,linux/amd64 --target agentcore -t <registry>/agui-a2a-gateway:<v>-agentcore --push .
@@ -25,6 +27,11 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY playground ./playground
 RUN npm run build
+
+# ---- build-demo: the demo agent, compiled on its own (`npm run build:demo`) for the demo target only.
+FROM --platform=$BUILDPLATFORM build AS build-demo
+COPY tsconfig.demo.json ./
+RUN npm run build:demo
 
 # ---- prod-deps: production dependencies for the TARGET platform. sharp's native binary is an optional
 # dependency per platform (@img/sharp-linux-arm64, @img/sharp-linux-x64): npm picks it from --os/--cpu/--libc,
@@ -92,6 +99,12 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.IAC_CODE_AGUI_PORT||8080)+'/ping').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/main.js"]
+
+# ---- demo: the gateway image plus the embedded demo agent, started with it (local smoke tests).
+FROM gateway AS demo
+COPY --from=build-demo /src/dist/demo-kernel ./dist/demo-kernel
+ENV IAC_CODE_AGUI_UPSTREAM=demo
+CMD ["node", "dist/demo-kernel/demo-main.js"]
 
 # ---- iac-code-kernel: the Python kernel in a virtual environment, built for the target platform (its wheels
 # are native: cryptography, tiktoken, tree-sitter). Needs a reachable Python package index at build time.

@@ -20,5 +20,27 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['src/config/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
+  // A host application (examples/) reads its own environment: the rule guards the gateway's src/.
+  {
+    files: ['src/config/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // Type-aware rules that matter for a streaming service (docs/architecture.md#decisions): a promise nobody
+    // awaits loses its rejection, an async callback where a void one is expected races its caller, a switch
+    // over a union must name every case, and an async function must await something.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      'require-await': 'off',
+      '@typescript-eslint/require-await': 'error',
+    },
+  },
 );

@@ -7,5 +7,7 @@ module.exports = {
   // Closes what a test file left open (a setup that failed halfway) once the file has finished.
   testEnvironment: '<rootDir>/test/support/closing-environment.js',
   testTimeout: 30000,
+  // The demo build's registration of the embedded demo kernel (IAC_CODE_AGUI_UPSTREAM=demo).
+  setupFiles: ['<rootDir>/src/demo-kernel/with-demo-kernel.ts'],
   reporters: ['default', ['<rootDir>/test/support/plain-summary-reporter.js', { tier: 'integration' }]],
 };

@@ -1,5 +1,5 @@
 /**
- * The public API of agui-a2a-gateway as a library (README "Extending"). Everything exported here
+ * The public API of agui-a2a-gateway as a library (docs/extending.md "Extending"). Everything exported here
  * follows semantic versioning; anything else under src/ is internal and may change in any release.
  */
 
@@ -12,7 +12,7 @@ export type { GatewayPart } from './config/gateway-parts';
 export type { GatewayParts } from './gateway/gateway-parts';
 
 // Configuration.
-export { APP_CONFIG, type AppConfig, type UpstreamMode } from './config/app-config';
+export { APP_CONFIG, type AppConfig, type PrincipalUserIdRule, type UpstreamMode } from './config/app-config';
 export type { AppConfigOverrides } from './config/merge-config';
 export { ConfigError } from './config/load-config';
 
@@ -24,6 +24,16 @@ export {
   type RequestAuthenticator,
 } from './auth/request-authenticator';
 export { THREAD_STORE, type ThreadStore } from './threads/thread-store';
+export {
+  THREAD_CLUSTER,
+  type ThreadCluster,
+  type ThreadClusterLock,
+  type ThreadWriteCondition,
+  type ThreadWriteOutcome,
+  type VersionedThread,
+} from './threads/thread-cluster';
+export { serializeThreadState, validateThreadState } from './threads/thread-state';
+export { mayActOnThread } from './threads/thread-access';
 export type { ThreadExecution, ThreadState } from './threads/thread-state';
 export type {
   AppliedResumeDigest,

@@ -17,7 +17,7 @@ import type { A2aGateway } from './a2a-gateway';
 import type { A2aFrame, A2aOutgoingMessage } from '../wire/a2a-wire';
 import { streamJsonRpc, type JsonRpcStreamCall } from './json-rpc-stream';
 import { PinnedAgentCardResolver } from './pinned-agent-card-resolver';
-import { failingOnHttpErrors } from './upstream-error';
+import { failingOnHttpErrors, isSessionBackupNotReady } from './upstream-error';
 import { createUpstreamFetch, type UpstreamFetch } from './upstream-fetch';
 import { withTrailingSlash } from './upstream';
 
@@ -287,15 +287,4 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-/**
- * The kernel's retryable "backup still syncing" answer (docs/behaviour/a2a.md#the-kernels-own-behaviour), as an
- * ensure-restored body `{error: {code, retryable}}` or as JSON-RPC error data `{code, retryable}`.
- */
-export function isSessionBackupNotReady(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  const candidate = (record.error ?? record) as Record<string, unknown>;
-  return candidate?.code === 'SESSION_BACKUP_NOT_READY' && candidate.retryable === true;
 }

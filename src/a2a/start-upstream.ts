@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/app-config';
+import { ConfigError } from '../config/load-config';
+import { DEMO_NOT_BUILT_MESSAGE, providedDemoKernel } from './demo-upstream';
 import { decideUpstream } from './decide-upstream';
 import { findExecutable } from './managed/find-executable';
 import { IacCodeProcess } from './managed/iac-code-process';
@@ -10,7 +12,8 @@ const logger = new Logger('A2aUpstream');
 
 /**
  * Starts what IAC_CODE_AGUI_UPSTREAM asks for (docs/architecture.md#decisions): nothing for an external URL, the
- * managed `iac-code a2a` child (docs/behaviour/a2a.md#managed-child), or the embedded demo kernel in this process.
+ * managed `iac-code a2a` child (docs/behaviour/a2a.md#managed-child), or the embedded demo kernel in this process,
+ * when the demo build registered it (a production build refuses to start).
  */
 export async function startUpstream(config: AppConfig): Promise<RunningUpstream> {
   const needsExecutable = config.upstream.mode === 'auto' && !config.upstream.a2aUrl;
@@ -24,7 +27,7 @@ export async function startUpstream(config: AppConfig): Promise<RunningUpstream>
       running = {
         descriptor: { kind: 'url', url: plan.url },
         token: plan.token,
-        stop: async () => undefined,
+        stop: () => Promise.resolve(),
       };
       break;
     case 'managed': {
@@ -38,10 +41,10 @@ export async function startUpstream(config: AppConfig): Promise<RunningUpstream>
       break;
     }
     case 'demo': {
-      // Loaded only in demo mode: production images never need the scripted kernel.
-      const { startKernelServer } = await import('../demo-kernel/kernel-server');
+      const startDemoKernel = providedDemoKernel();
+      if (!startDemoKernel) throw new ConfigError(DEMO_NOT_BUILT_MESSAGE);
       const token = randomBytes(32).toString('base64url');
-      const server = await startKernelServer({ host: '127.0.0.1', port: 0, token });
+      const server = await startDemoKernel({ host: '127.0.0.1', port: 0, token });
       running = { descriptor: { kind: 'demo', url: server.url }, token, stop: () => server.close() };
       break;
     }

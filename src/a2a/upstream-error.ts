@@ -1,7 +1,9 @@
 import { isJsonRpcError, TaskNotFoundError } from '@a2a-js/sdk/errors';
-import { AguiError } from '../common/agui-error';
-import { ErrorCode } from '../common/error-code';
-import { isSessionBackupNotReady } from './sdk-a2a-gateway';
+
+/**
+ * Predicates over what the A2A client throws; what each failure ends a run with is the table of
+ * src/runs/upstream-failure.ts (docs/behaviour/a2a.md#kernel-failures).
+ */
 
 /**
  * Whether an upstream failure is the kernel's retryable "session backup still syncing" (docs/behaviour/interrupts.md#forwarding-answers,
@@ -18,18 +20,6 @@ export function isUpstreamBackupNotReady(error: unknown): boolean {
  */
 export function isUpstreamRpcError(error: unknown): boolean {
   return someInCauseChain(error, isJsonRpcError);
-}
-
-/**
- * The refusal for a message the kernel did not take (an interrupt answer, a guidance message): the
- * retryable backup-not-ready, "rejected" only for a JSON-RPC error object, and for an HTTP or transport
- * failure the kernel being unavailable.
- */
-export function rejectionOf(error: unknown): AguiError {
-  if (isUpstreamBackupNotReady(error))
-    return new AguiError(ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady', { cause: error });
-  const key = isUpstreamRpcError(error) ? 'interruptResponseRejected' : 'a2aUnavailable';
-  return new AguiError(ErrorCode.A2A_UNAVAILABLE, key, { cause: error });
 }
 
 /** A JSON-RPC call the kernel answered with a non-2xx HTTP status, whatever the body said. */
@@ -70,4 +60,15 @@ function someInCauseChain(error: unknown, test: (current: object) => boolean): b
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * The kernel's retryable "backup still syncing" answer (docs/behaviour/a2a.md#the-kernels-own-behaviour), as an
+ * ensure-restored body `{error: {code, retryable}}` or as JSON-RPC error data `{code, retryable}`.
+ */
+export function isSessionBackupNotReady(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const candidate = (record.error ?? record) as Record<string, unknown>;
+  return candidate?.code === 'SESSION_BACKUP_NOT_READY' && candidate.retryable === true;
 }

@@ -34,5 +34,5 @@ export const RUNNING_UPSTREAM = Symbol('RUNNING_UPSTREAM');
 /** The upstream of a replaced A2A gateway: nothing started, nothing to stop, no URL of ours. */
 export const CUSTOM_UPSTREAM: RunningUpstream = Object.freeze({
   descriptor: Object.freeze({ kind: 'custom' as const, url: '' }),
-  stop: async () => undefined,
+  stop: () => Promise.resolve(),
 });

@@ -12,8 +12,10 @@ export class BearerRequestAuthenticator implements RequestAuthenticator {
   constructor(private readonly verifier: BearerTokenVerifier) {}
 
   async authenticate(request: AuthenticationRequest): Promise<AuthenticationDecision> {
-    return (await this.verifier.isAccepted(request.bearerToken))
+    const verdict = await this.verifier.verify(request.bearerToken);
+    if (!verdict.isAccepted) return { isAllowed: false, challenge: this.verifier.challenge };
+    return verdict.principal === undefined
       ? { isAllowed: true }
-      : { isAllowed: false, challenge: this.verifier.challenge };
+      : { isAllowed: true, principal: verdict.principal };
   }
 }

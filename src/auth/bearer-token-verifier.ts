@@ -5,11 +5,17 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { bearerChallenge } from './bearer-challenge';
 import { constantTimeEqual } from './constant-time-equal';
 
+/** A token's verdict: accepted or not, and in JWT mode who it names (docs/behaviour/state.md#caller-binding). */
+export type TokenVerdict =
+  { readonly isAccepted: false } | { readonly isAccepted: true; readonly principal?: string };
+
 /**
  * Decides whether a bearer token may use the AG-UI routes, for HTTP and the WebSocket handshake alike.
  * Two modes, either or both: the static IAC_CODE_AGUI_AUTH_TOKEN (constant-time compare, docs/behaviour/http.md#authentication),
  * and JWT mode (IAC_CODE_AGUI_JWT_JWKS_URL, with issuer and audience checked when configured), so the
- * container can check AgentCore-issued OAuth tokens itself. No mode configured = auth off.
+ * container can check AgentCore-issued OAuth tokens itself. No mode configured = auth off. A JWT names its
+ * caller (the claim IAC_CODE_AGUI_JWT_PRINCIPAL_CLAIM, `sub` by default): one without that claim as a
+ * string is refused, so a verified caller always owns its threads; the static token names nobody.
  */
 @Injectable()
 export class BearerTokenVerifier {
@@ -31,30 +37,36 @@ export class BearerTokenVerifier {
     return bearerChallenge(this.config.jwt.resourceMetadataUrl);
   }
 
-  /** True when auth is off or the token is accepted by one of the configured modes. */
-  async isAccepted(token: string | undefined): Promise<boolean> {
-    if (!this.isRequired) return true;
-    if (token === undefined) return false;
+  /** Accepted when auth is off or one of the configured modes accepts the token. */
+  async verify(token: string | undefined): Promise<TokenVerdict> {
+    if (!this.isRequired) return ACCEPTED;
+    if (token === undefined) return REFUSED;
     const expected = this.config.authToken;
-    if (expected && constantTimeEqual(token, expected)) return true;
-    return this.isValidJwt(token);
+    if (expected && constantTimeEqual(token, expected)) return ACCEPTED;
+    return this.verifyJwt(token);
   }
 
-  private async isValidJwt(token: string): Promise<boolean> {
-    const { jwksUrl, issuer, audience } = this.config.jwt;
-    if (jwksUrl === undefined) return false;
+  private async verifyJwt(token: string): Promise<TokenVerdict> {
+    const { jwksUrl, issuer, audience, principalClaim } = this.config.jwt;
+    if (jwksUrl === undefined) return REFUSED;
     this.keySet ??= createRemoteJWKSet(new URL(jwksUrl));
     try {
-      await jwtVerify(token, this.keySet, {
+      const { payload } = await jwtVerify(token, this.keySet, {
         ...(issuer !== undefined ? { issuer } : {}),
         ...(audience !== undefined ? { audience } : {}),
         currentDate: new Date(this.clock.now()),
       });
-      return true;
+      const principal: unknown = payload[principalClaim];
+      if (typeof principal === 'string' && principal !== '') return { isAccepted: true, principal };
+      this.logger.debug({ msg: 'JWT refused', reason: 'no principal claim', claim: principalClaim });
+      return REFUSED;
     } catch (error) {
       // Expired, wrong audience, bad signature, unsigned, or the key set is unreachable: all are 401.
       this.logger.debug({ msg: 'JWT refused', reason: (error as { code?: string }).code ?? 'invalid' });
-      return false;
+      return REFUSED;
     }
   }
 }
+
+const ACCEPTED: TokenVerdict = { isAccepted: true };
+const REFUSED: TokenVerdict = { isAccepted: false };

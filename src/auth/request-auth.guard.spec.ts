@@ -24,7 +24,7 @@ function contextWith(authorization?: string) {
 const guardFor = (config: Partial<AppConfig>) =>
   new RequestAuthGuard(
     new BearerRequestAuthenticator(
-      new BearerTokenVerifier({ jwt: {}, ...config } as AppConfig, new SystemClock()),
+      new BearerTokenVerifier({ jwt: { principalClaim: 'sub' }, ...config } as AppConfig, new SystemClock()),
     ),
   );
 
@@ -56,7 +56,9 @@ describe('RequestAuthGuard with the bearer authenticator', () => {
     const url = 'https://bedrock-agentcore.eu-west-1.amazonaws.com/runtimes/arn/invocations/.well-known/x';
     const { context, headers } = contextWith('Bearer nope');
     await expect(
-      guardFor({ authToken: 's3cret', jwt: { resourceMetadataUrl: url } }).canActivate(context),
+      guardFor({ authToken: 's3cret', jwt: { resourceMetadataUrl: url, principalClaim: 'sub' } }).canActivate(
+        context,
+      ),
     ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     expect(headers['WWW-Authenticate']).toBe(`Bearer resource_metadata="${url}"`);
   });

@@ -23,9 +23,20 @@ export interface AuthenticationRequest {
 }
 
 export type AuthenticationDecision =
-  | { readonly isAllowed: true }
-  /** `challenge`: the `WWW-Authenticate` value of the 401; omitted = no such header. */
-  | { readonly isAllowed: false; readonly challenge?: string };
+  /**
+   * `principal`: who the caller is (JWT mode: the token's `sub`, or the claim IAC_CODE_AGUI_JWT_PRINCIPAL_CLAIM
+   * names). A thread is bound to the principal of its first run, and only that principal may continue,
+   * cancel or reattach to it (docs/behaviour/state.md#caller-binding). Omitted = an anonymous caller
+   * (the static token): it acts on threads without a principal only. A non-empty string of at most
+   * 1024 characters (the id limit of README "Limits"); anything else refuses the request.
+   */
+  | { readonly isAllowed: true; readonly principal?: string }
+  /**
+   * `challenge`: the `WWW-Authenticate` value of the 401; omitted = no such header. `message`: the
+   * 401's text (shown to the caller as is, so no secret in it); omitted = the catalogue's "a valid
+   * bearer token is required" in the request's language.
+   */
+  | { readonly isAllowed: false; readonly challenge?: string; readonly message?: string };
 
 export interface RequestAuthenticator {
   /** Must not throw for a refusal: return `{ isAllowed: false }`. A thrown error is a 500 (or a refused handshake). */

@@ -6,11 +6,13 @@ export interface CancelRequest {
   readonly executionId: string;
   readonly threadId: string;
   readonly rosInvocationId: string;
+  /** The authenticated caller's principal, set by the route; undefined when anonymous. */
+  readonly principal?: string;
 }
 
 /**
  * docs/behaviour/cancel.md#cancel-route: threadId and rosInvocationId must be non-empty strings; extra keys are tolerated. The
- * ids are capped like a run's (README "Limits") before any thread is looked up.
+ * ids are capped like a run's (docs/clients.md "Limits") before any thread is looked up.
  */
 export function parseCancelRequest(executionId: string, body: unknown): CancelRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

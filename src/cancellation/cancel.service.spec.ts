@@ -73,6 +73,26 @@ describe('CancelService.cancel (docs/behaviour/cancel.md#cancel-route)', () => {
     expect(store.saveCount).toBe(saves);
   });
 
+  it.each([
+    { name: 'another principal', principal: 'alice' },
+    { name: 'an anonymous caller', principal: undefined },
+  ])(
+    "$name on bob's thread is EXECUTION_NOT_FOUND, with no CancelTask and no write",
+    async ({ principal }) => {
+      const { service, gateway, store } = await newCancelService({
+        ...threadStateFixture({ isParked: true }),
+        principal: 'bob',
+      });
+      const saves = store.saveCount;
+      await expect(service.cancel({ ...REQUEST, principal })).rejects.toMatchObject({
+        code: ErrorCode.EXECUTION_NOT_FOUND,
+      });
+      expect(gateway.cancelledTaskIds).toEqual([]);
+      expect(store.saveCount).toBe(saves);
+      await expect(service.cancel({ ...REQUEST, principal: 'bob' })).resolves.toBe('cancelled');
+    },
+  );
+
   it('a parked interrupt: CancelTask for its task, pending cleared, the execution terminal and persisted', async () => {
     const { service, gateway, store } = await newCancelService();
     await expect(service.cancel(REQUEST)).resolves.toBe('cancelled');

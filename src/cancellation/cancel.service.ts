@@ -5,6 +5,7 @@ import { AguiError } from '../common/agui-error';
 import { isTaskGone } from '../a2a/upstream-error';
 import { ErrorCode } from '../common/error-code';
 import { withExecutionTerminal } from '../threads/terminal-execution';
+import { mayActOnThread } from '../threads/thread-access';
 import { ThreadRegistry } from '../threads/thread-registry';
 import type { CancelRequest } from './cancel-request';
 
@@ -28,7 +29,8 @@ export class CancelService {
   cancel(request: CancelRequest): Promise<CancelOutcome> {
     return this.registry.withLock(request.threadId, async () => {
       const state = await this.registry.load(request.threadId);
-      if (!state) throw notFound();
+      // Another caller's thread is not found, as an unknown one (docs/behaviour/state.md#caller-binding).
+      if (!state || !mayActOnThread(state, request.principal)) throw notFound();
       const { execution } = state;
       const isCurrent =
         execution.executionId === request.executionId &&
@@ -56,7 +58,7 @@ export class CancelService {
 
   /**
    * A kernel that no longer knows the task (restarted) has nothing left to cancel: the execution is made
-   * terminal all the same, so a thread parked at an interrupt is not stuck (README "After a kernel restart").
+   * terminal all the same, so a thread parked at an interrupt is not stuck (docs/clients.md "After a kernel restart").
    */
   private async cancelUnlessForgotten(threadId: string, taskId: string): Promise<void> {
     try {

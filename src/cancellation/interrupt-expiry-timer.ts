@@ -42,6 +42,7 @@ export class InterruptExpiryTimer implements OnModuleInit, OnApplicationShutdown
     const delay = Math.min(Math.max(0, at - this.clock.now()), MAX_TIMER_MS);
     // The timer holds the id only, so the thread itself may leave the registry's cache meanwhile.
     const { threadId } = state;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- a timer cannot await; expire() catches and logs its own failures
     const timer = setTimeout(() => void this.expire(threadId), delay);
     timer.unref();
     this.timers.set(threadId, timer);

@@ -7,13 +7,20 @@ import type { MessageKey } from '../i18n/message-key';
  * language (i18n), as Twenty's exception/filter split does.
  */
 export class AguiError extends Error {
+  /**
+   * A text shown instead of the catalogue's, only where a host's part gave one for its caller (a
+   * custom authenticator's 401 message); never built from request data by the gateway itself.
+   */
+  readonly text?: string;
+
   constructor(
     readonly code: ErrorCode,
     readonly messageKey: MessageKey,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; text?: string },
   ) {
-    super(`${code}: ${messageKey}`, options);
+    super(`${code}: ${messageKey}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AguiError';
+    if (options?.text !== undefined) this.text = options.text;
   }
 }
 

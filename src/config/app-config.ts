@@ -14,6 +14,13 @@ export interface HttpLimits {
   readonly keepAliveTimeoutMs: number;
 }
 
+/**
+ * docs/behaviour/state.md#caller-binding: `keep` leaves `userId` as the client wrote it (the principal binds
+ * the thread on its own); `fill` replaces it with the principal; `match` refuses a `userId` other than the
+ * principal and fills an omitted one. Runs of a caller without a principal are never changed.
+ */
+export type PrincipalUserIdRule = 'keep' | 'fill' | 'match';
+
 export interface AppConfig {
   readonly host: string;
   readonly port: number;
@@ -53,11 +60,15 @@ export interface AppConfig {
   readonly genericClients: boolean;
   readonly genericWorkspaceRoot: string;
   readonly sessionBinding: boolean;
+  /** How `forwardedProps.iacCode.userId` relates to an authenticated caller's principal (IAC_CODE_AGUI_PRINCIPAL_USER_ID). */
+  readonly principalUserId: PrincipalUserIdRule;
   readonly jwt: {
     readonly issuer?: string;
     readonly audience?: string;
     readonly jwksUrl?: string;
     readonly resourceMetadataUrl?: string;
+    /** The verified token's claim that names the caller (IAC_CODE_AGUI_JWT_PRINCIPAL_CLAIM, default `sub`). */
+    readonly principalClaim: string;
   };
   readonly drainMs: number;
   readonly log: { readonly level: string; readonly format: 'json' | 'pretty' };

@@ -1,3 +1,4 @@
+import type { PrincipalUserIdRule } from './app-config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 
@@ -66,6 +67,8 @@ export class EnvironmentDto {
   @IsOptional() @IsString() @MinLength(1) IAC_CODE_AGUI_JWT_ISSUER?: string;
   @IsOptional() @IsString() @MinLength(1) IAC_CODE_AGUI_JWT_AUDIENCE?: string;
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) IAC_CODE_AGUI_JWT_JWKS_URL?: string;
+  @IsOptional() @IsString() @MinLength(1) IAC_CODE_AGUI_JWT_PRINCIPAL_CLAIM?: string;
+  @IsOptional() @IsIn(['keep', 'fill', 'match']) IAC_CODE_AGUI_PRINCIPAL_USER_ID?: PrincipalUserIdRule;
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })
   IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL?: string;

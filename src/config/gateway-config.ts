@@ -4,7 +4,7 @@ import type { AppConfig } from './app-config';
 import { loadConfig } from './load-config';
 import { mergeConfig, type AppConfigOverrides } from './merge-config';
 
-/** Where the settings of `AguiGatewayModule.forRoot` come from (README "Extending"). */
+/** Where the settings of `AguiGatewayModule.forRoot` come from (docs/extending.md "Extending"). */
 export interface GatewaySettings {
   /**
    * The variables of docs/architecture.md#decisions (same names, same validation, same defaults). `'process'`

@@ -138,6 +138,20 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: '2',
   },
   {
+    variable: 'IAC_CODE_AGUI_PRINCIPAL_USER_ID',
+    read: (c) => c.principalUserId,
+    byDefault: 'keep',
+    valid: ['match', 'match'],
+    invalid: 'always',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_JWT_PRINCIPAL_CLAIM',
+    read: (c) => c.jwt.principalClaim,
+    byDefault: 'sub',
+    valid: ['email', 'email'],
+    invalid: '',
+  },
+  {
     variable: 'IAC_CODE_AGUI_JWT_ISSUER',
     read: (c) => c.jwt.issuer,
     byDefault: undefined,

@@ -114,7 +114,9 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
       expandHome(dto.IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT ?? path.join(stateDir, 'workspaces'), host.homeDir),
     ),
     sessionBinding: dto.IAC_CODE_AGUI_SESSION_BINDING ?? false,
+    principalUserId: dto.IAC_CODE_AGUI_PRINCIPAL_USER_ID ?? 'keep',
     jwt: {
+      principalClaim: dto.IAC_CODE_AGUI_JWT_PRINCIPAL_CLAIM ?? 'sub',
       issuer: dto.IAC_CODE_AGUI_JWT_ISSUER,
       audience: dto.IAC_CODE_AGUI_JWT_AUDIENCE,
       jwksUrl: dto.IAC_CODE_AGUI_JWT_JWKS_URL,

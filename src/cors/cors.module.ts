@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import cors from 'cors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { controllerRoutes } from './controller-routes';
+import { controllerRoutes } from '../common/controller-routes';
 import { corsOptionsFor } from './cors-options';
 
 const CORS_CONTROLLERS = Symbol('CORS_CONTROLLERS');

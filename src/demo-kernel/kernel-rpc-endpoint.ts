@@ -204,6 +204,7 @@ export class KernelRpcEndpoint {
     };
     const envelope = { jsonrpc: '2.0', id: call.requestId, result };
     return this.stream(
+      // eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable of one value: nothing to await
       (async function* () {
         yield envelope;
       })(),
@@ -297,6 +298,7 @@ async function* deliverAfterFirst(
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable of given values: nothing to await
 async function* listOf(items: readonly unknown[]): AsyncGenerator<unknown> {
   yield* items;
 }

@@ -3,7 +3,7 @@ import type { GatewayParts } from './gateway-parts';
 
 /**
  * What `AguiGatewayModule.forRoot(options)` takes, or what the `useFactory` of `forRootAsync` returns
- * (README "Extending"): where the settings come from (`environment`, `config`) and the replaced parts
+ * (docs/extending.md "Extending"): where the settings come from (`environment`, `config`) and the replaced parts
  * (`authenticator`, `threadStore`, `a2aGateway`, `clock`, `eventHooks`). `forRoot()` with nothing is the
  * standalone service: settings from process.env, every default part.
  */
@@ -17,4 +17,10 @@ export interface AguiGatewayModuleExtras {
    * fixed when the WebSocket server is created.
    */
   readonly routePrefix?: string;
+  /**
+   * AgentCore's WebSocket route (docs/embedding.md#websocket): `{ path }` serves it at that path (default
+   * `/ws`, not under `routePrefix`) and needs `app.useWebSocketAdapter(new GatewayWsAdapter(app))`; `false`
+   * leaves it out, so a host on another WebSocket adapter (socket.io) or without WebSockets needs none.
+   */
+  readonly webSocket?: false | { readonly path?: string };
 }

@@ -1,8 +1,10 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import { HealthModule } from '../health/health.module';
+import { GATEWAY_ROUTE_PREFIX } from '../http/gateway-route-prefix';
 import { HttpRoutesModule } from '../http/http-routes.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { DEFAULT_WS_PATH, WsModule } from '../ws/ws.module';
 import type { AguiGatewayModuleExtras, AguiGatewayOptions } from './agui-gateway-options';
 
 /** The modules whose controllers carry the HTTP routes, i.e. what a route prefix applies to. */
@@ -20,17 +22,20 @@ export const {
   ASYNC_OPTIONS_TYPE: AGUI_GATEWAY_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<AguiGatewayOptions>({ moduleName: 'AguiGateway' })
   .setClassMethodName('forRoot')
-  .setExtras<AguiGatewayModuleExtras>({ routePrefix: undefined }, withRoutePrefix)
+  .setExtras<AguiGatewayModuleExtras>({ routePrefix: undefined, webSocket: {} }, withExtras)
   .build();
 
-function withRoutePrefix(definition: DynamicModule, extras: AguiGatewayModuleExtras): DynamicModule {
-  const prefix = extras.routePrefix?.replace(/\/+$/, '');
-  if (!prefix) return definition;
+function withExtras(definition: DynamicModule, extras: AguiGatewayModuleExtras): DynamicModule {
+  const prefix = extras.routePrefix?.replace(/\/+$/, '') ?? '';
+  const webSocket = extras.webSocket === false ? undefined : (extras.webSocket ?? {});
   return {
     ...definition,
     imports: [
       ...(definition.imports ?? []),
-      RouterModule.register([{ path: prefix, children: ROUTED_MODULES }]),
+      ...(prefix ? [RouterModule.register([{ path: prefix, children: ROUTED_MODULES }])] : []),
+      ...(webSocket ? [WsModule.at(webSocket.path ?? DEFAULT_WS_PATH)] : []),
     ],
+    providers: [...(definition.providers ?? []), { provide: GATEWAY_ROUTE_PREFIX, useValue: prefix }],
+    exports: [...(definition.exports ?? []), GATEWAY_ROUTE_PREFIX],
   };
 }

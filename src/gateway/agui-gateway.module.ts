@@ -1,4 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { CorsModule } from '../cors/cors.module';
 import { APP_CONFIG } from '../config/app-config';
 import { loadGatewayConfig } from '../config/gateway-config';
@@ -11,8 +12,8 @@ import { LoggingModule } from '../logging/logging.module';
 import { MetricsController } from '../metrics/metrics.controller';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
-import { WsModule } from '../ws/ws.module';
 import type { AguiGatewayOptions } from './agui-gateway-options';
+import { ShutdownSignalCheck } from './shutdown-signal-check';
 import {
   AGUI_GATEWAY_ASYNC_OPTIONS_TYPE,
   AGUI_GATEWAY_OPTIONS,
@@ -38,9 +39,9 @@ const GATEWAY_CONTROLLERS = [...HTTP_ROUTE_CONTROLLERS, HealthController, Metric
     TracingModule,
     HealthModule,
     HttpRoutesModule,
-    WsModule,
   ],
   providers: [
+    ShutdownSignalCheck,
     {
       provide: APP_CONFIG,
       inject: [AGUI_GATEWAY_OPTIONS],
@@ -52,6 +53,7 @@ const GATEWAY_CONTROLLERS = [...HTTP_ROUTE_CONTROLLERS, HealthController, Metric
       useFactory: (options: AguiGatewayOptions): GatewayParts => ({
         authenticator: options.authenticator,
         threadStore: options.threadStore,
+        threadCluster: options.threadCluster,
         a2aGateway: options.a2aGateway,
         clock: options.clock,
         eventHooks: options.eventHooks,
@@ -61,6 +63,20 @@ const GATEWAY_CONTROLLERS = [...HTTP_ROUTE_CONTROLLERS, HealthController, Metric
   exports: [APP_CONFIG, GATEWAY_PARTS],
 })
 export class AguiGatewayModule extends AguiGatewayConfigurableModule {
+  /**
+   * One gateway per application: a second `forRoot` would share the first one's global tokens and its
+   * routes would never answer, so the start fails instead, naming what to do.
+   */
+  constructor(modules: ModulesContainer) {
+    super();
+    const instances = [...modules.values()].filter((module) => module.metatype === AguiGatewayModule);
+    if (instances.length > 1)
+      throw new Error(
+        'AguiGatewayModule is imported more than once (two forRoot/forRootAsync calls): import it once, at the ' +
+          'application root, and give that one import every option (docs/embedding.md#one-gateway-per-application).',
+      );
+  }
+
   /** `forRoot()` with no options is the standalone service: settings from process.env, default parts. */
   static override forRoot(options: typeof AGUI_GATEWAY_OPTIONS_TYPE = {}): DynamicModule {
     return super.forRoot(options);

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Inject, Param, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
+import { getRequestPrincipal } from '../auth/request-principal';
 import { BodyBudget } from '../common/body-budget';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { setRequestLanguage } from '../common/request-language';
@@ -36,7 +37,11 @@ export class CancelController {
       invalidJsonKey: 'cancelInvalidJson',
       budget: this.budget,
     });
-    const status = await this.cancellation.cancel(parseCancelRequest(executionId, body.value));
+    const principal = getRequestPrincipal(request);
+    const status = await this.cancellation.cancel({
+      ...parseCancelRequest(executionId, body.value),
+      ...(principal !== undefined ? { principal } : {}),
+    });
     return { executionId, status };
   }
 }

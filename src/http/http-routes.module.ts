@@ -6,6 +6,7 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { RunRequestReader } from '../run-input/run-request-reader';
 import { RunsModule } from '../runs/runs.module';
 import { CancelController } from './cancel.controller';
+import { HostBodyParserShield } from './host-body-parser-shield';
 import { RunsController } from './runs.controller';
 import { SseWriter } from './sse-writer';
 
@@ -13,7 +14,7 @@ import { SseWriter } from './sse-writer';
 @Module({
   imports: [CommonModule, AuthModule, MetricsModule, RunsModule, CancellationModule],
   controllers: [RunsController, CancelController],
-  providers: [RunRequestReader, SseWriter],
+  providers: [RunRequestReader, SseWriter, HostBodyParserShield],
 })
 export class HttpRoutesModule {}
 

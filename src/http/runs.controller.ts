@@ -1,6 +1,7 @@
 import { Controller, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
+import { getRequestPrincipal } from '../auth/request-principal';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { SseRunErrorFilter } from '../common/filters/sse-run-error.filter';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -38,7 +39,7 @@ export class RunsController {
 
   private async handle(request: Request, response: Response, face: Face): Promise<void> {
     echoAgentCoreIds(request, response);
-    const runRequest = await this.reader.read(request, face);
+    const runRequest = await this.reader.read(request, face, getRequestPrincipal(request));
     const admitted = await this.runs.admit(runRequest);
     const stream = this.sse.open(response, this.config.heartbeatMs);
     stream.onClientGone(this.runs.stream(admitted, stream));

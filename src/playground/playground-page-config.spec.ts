@@ -37,7 +37,11 @@ describe('buildPlaygroundPageConfig', () => {
   it.each([
     { name: 'no auth', config: base, authRequired: false },
     { name: 'a bearer token', config: { ...base, authToken: 'secret-token' }, authRequired: true },
-    { name: 'JWT mode', config: { ...base, jwt: { issuer: 'https://issuer.example' } }, authRequired: true },
+    {
+      name: 'JWT mode',
+      config: { ...base, jwt: { issuer: 'https://issuer.example', principalClaim: 'sub' } },
+      authRequired: true,
+    },
   ])('with $name: authRequired=$authRequired and never the token itself', ({ config, authRequired }) => {
     const pageConfig = buildPlaygroundPageConfig(config, '/tmp');
     expect(pageConfig).toEqual({ defaultCwd: '/tmp/agui-playground', authRequired });

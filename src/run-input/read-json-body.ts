@@ -30,7 +30,8 @@ export function assertJsonMediaType(request: Request): void {
 /**
  * Reads a JSON body with the cap enforced while streaming (docs/behaviour/http.md#request-checks steps 4–5). The route reads its
  * own body, after the guard, so an unauthenticated or oversized request is refused without being buffered;
- * Nest's body parser is off for the standalone app (main.ts). A body that stalls for `idleMs` is refused
+ * Nest's body parser is off for the standalone app (main.ts) and passes these routes in a host that keeps
+ * it on (HostBodyParserShield, docs/embedding.md#body-parsers). A body that stalls for `idleMs` is refused
  * and its connection closed after the answer, so a stalled client cannot hold a connection open.
  */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<JsonBody> {
@@ -126,7 +127,7 @@ function refuseBusy(request: Request): never {
   throw new AguiError(ErrorCode.SERVER_BUSY, 'serverBusy');
 }
 
-/** A host application's body parser may have consumed the stream already; use what it parsed. */
+/** A parser the shield does not know (not body-parser's) may have consumed the stream already; use what it parsed. */
 function alreadyParsed(request: Request): Buffer | undefined {
   if (!request.readableEnded || request.body === undefined) return undefined;
   const body: unknown = request.body;

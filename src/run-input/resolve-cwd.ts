@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/error-code';
 import type { MessageKey } from '../i18n/message-key';
 import { realpathNonStrict } from './realpath-non-strict';
 
-/** Longest workspace path, in UTF-8 bytes (Linux's PATH_MAX), and most path components (README "Limits"). */
+/** Longest workspace path, in UTF-8 bytes (Linux's PATH_MAX), and most path components (docs/clients.md "Limits"). */
 export const MAX_CWD_BYTES = 4096;
 export const MAX_CWD_COMPONENTS = 255;
 

@@ -18,6 +18,8 @@ export interface RunRequestOrigin {
   readonly face: Face;
   readonly language: Language;
   readonly agentCoreSessionId?: string;
+  /** The authenticated caller's principal, when the authenticator named one. */
+  readonly principal?: string;
 }
 
 /**
@@ -33,7 +35,8 @@ export class RunRequestReader {
     private readonly budget: BodyBudget,
   ) {}
 
-  async read(request: Request, face: Face): Promise<RunRequest> {
+  /** `principal`: what the guard's authenticator named for this request (getRequestPrincipal). */
+  async read(request: Request, face: Face, principal?: string): Promise<RunRequest> {
     const acceptLanguage = request.headers['accept-language'];
     setRequestLanguage(request, negotiateLanguage(acceptLanguage, this.config.processLanguage));
     assertJsonMediaType(request);
@@ -47,7 +50,12 @@ export class RunRequestReader {
     const language = this.languageOf(body.value, acceptLanguage);
     setRequestLanguage(request, language);
     const agentCoreSessionId = agentCoreSessionIdOf(request.headers);
-    return this.toRunRequest(body, { face, language, ...(agentCoreSessionId ? { agentCoreSessionId } : {}) });
+    return this.toRunRequest(body, {
+      face,
+      language,
+      ...(agentCoreSessionId ? { agentCoreSessionId } : {}),
+      ...(principal !== undefined ? { principal } : {}),
+    });
   }
 
   /** The payload's language applies even to the envelope's own validation errors (docs/behaviour/http.md#request-checks step 7). */
@@ -68,6 +76,7 @@ export class RunRequestReader {
       language: origin.language,
       face: origin.face,
       ...(origin.agentCoreSessionId !== undefined ? { agentCoreSessionId: origin.agentCoreSessionId } : {}),
+      ...(origin.principal !== undefined ? { principal: origin.principal } : {}),
       ...(generic?.isFilled ? { hasGenericProps: true } : {}),
     };
   }

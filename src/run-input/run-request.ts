@@ -17,6 +17,8 @@ export interface RunRequest {
   readonly face: Face;
   /** `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id`, when the request carried a well-formed one. */
   readonly agentCoreSessionId?: string;
+  /** Who the authenticator said the caller is; undefined when anonymous (docs/behaviour/state.md#caller-binding). */
+  readonly principal?: string;
   /**
    * `props` were filled from configuration for a generic AG-UI client (IAC_CODE_AGUI_GENERIC_CLIENTS):
    * admission then takes a resume's `rosInvocationId` from the thread instead of this run's id.

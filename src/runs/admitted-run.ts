@@ -26,6 +26,8 @@ export interface AdmittedRun {
   /** The run's durable writes to its thread. */
   readonly persistence: RunPersistence;
   readonly face: Face;
+  /** The authenticated caller's principal; undefined when anonymous (docs/behaviour/state.md#caller-binding). */
+  readonly principal?: string;
   /** When admission completed (ms): time to first event is measured from here. */
   readonly admittedAtMs: number;
 }

@@ -11,6 +11,7 @@ import { mergePending } from '../interrupts/merge-pending';
 import { inputIdOf } from '../interrupts/project-input';
 import type { PendingInterruptEntry } from '../interrupts/pending-interrupt';
 import type { RunContext } from './run-context';
+import type { AnswersInFlight } from './resume/answers-in-flight';
 
 /** How a stream of A2A frames ended for the run. */
 export type StreamEnd =
@@ -32,6 +33,8 @@ export interface ConsumeOptions {
   readonly firstTaskSnapshot?: 'skip' | 'inputs-only';
   /** Runs once, on the first frame: A2A accepted what was sent, so the caller commits answers then. */
   readonly onAccepted?: () => Promise<void>;
+  /** A resume's answers under way: not raised again as interrupts, their tool results emitted after the session event. */
+  readonly answers?: AnswersInFlight;
 }
 
 /**
@@ -56,18 +59,22 @@ export async function* consumeFrames(
       !isTerminal(unwrapped.state)
     ) {
       await ctx.acceptIdentities(unwrapped);
-      if (options.firstTaskSnapshot === 'inputs-only' && (yield* commitInputs(ctx, unwrapped))) {
+      if (
+        options.firstTaskSnapshot === 'inputs-only' &&
+        (yield* commitInputs(ctx, unwrapped, options.answers))
+      ) {
         return { kind: 'interrupted' };
       }
       continue;
     }
     await ctx.acceptIdentities(unwrapped);
     yield* ctx.announceSession();
-    yield* ctx.emitToolResults();
+    if (options.answers && ctx.isSessionAnnounced)
+      yield* options.answers.emitToolResults(ctx.mapper, ctx.now());
     yield* ctx.mapper.mapUnwrapped(unwrapped, ctx.now());
     if (isAssistantFinal(unwrapped)) sawAssistantFinal = true;
-    if (unwrapped.state) ctx.lastState = unwrapped.state;
-    if (yield* commitInputs(ctx, unwrapped)) return { kind: 'interrupted' };
+    ctx.recordState(unwrapped.state);
+    if (yield* commitInputs(ctx, unwrapped, options.answers)) return { kind: 'interrupted' };
     if (unwrapped.state && isStopState(unwrapped.state)) {
       return { kind: 'stopped', isEndOfTurn: sawAssistantFinal || unwrapped.state !== 'input-required' };
     }
@@ -83,12 +90,13 @@ export async function* consumeFrames(
 export async function* commitInputs(
   ctx: RunContext,
   frame: UnwrappedFrame,
+  answers: AnswersInFlight | undefined,
 ): AsyncGenerator<BaseEvent, boolean> {
   if (frame.requiredInputs.length === 0) return false;
   const { execution, appliedResumeDigests, contextId } = ctx.state;
   const answeredIds = new Set([
     ...appliedResumeDigests.filter((d) => d.executionId === execution.executionId).map((d) => d.interruptId),
-    ...ctx.answeringIds,
+    ...(answers?.answeringIds ?? []),
   ]);
   const merged = mergePending(execution.pending, frame.requiredInputs, {
     ...(ctx.taskId ? { boundTaskId: ctx.taskId } : {}),
@@ -103,7 +111,7 @@ export async function* commitInputs(
   });
   if (!waiting && merged.added.length === 0) return false;
   // Sideband recovery first (docs/behaviour/events.md#pipeline-recovery b): the Pipeline events missed while answering go out before the wait.
-  yield* ctx.recoverPipelineIfScheduled();
+  if (answers) yield* answers.recoverIfScheduled();
   yield* commitInterrupt(ctx, merged.pending);
   return true;
 }

@@ -1,16 +1,12 @@
 import type { BaseEvent } from '@ag-ui/core';
-import { rejectionOf } from '../a2a/upstream-error';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { runError, runFinished, runStarted } from '../events/run-events';
-import { CANCELED_STATES } from '../events/run-outcome';
+import { runFinished, runStarted } from '../events/run-events';
 import { unwrapFrame, type UnwrappedFrame } from '../wire/unwrap-frame';
-import type { MessageKey } from '../i18n/message-key';
 import { describeError, type RunDeps } from './run-context';
 import type { AdmittedRun } from './admitted-run';
+import { runErrorOf, taskStateFailure, upstreamFailure, upstreamRefusal } from './upstream-failure';
 import { userTurnMessage } from './user-turn-message';
-
-const FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'rejected', 'auth-required']);
 
 /**
  * A guidance run (docs/behaviour/guidance-runs.md), as the published adapter 0.16.0 runs it: RUN_STARTED,
@@ -37,10 +33,12 @@ export class GuidanceRun {
       yield runFinished(identity, undefined, this.deps.clock.now());
     } catch (error) {
       const failure = this.isShutDown ? new AguiError(ErrorCode.CANCELLED, 'executionCancelled') : error;
-      const { code, messageKey } = this.refusalOf(failure);
-      this.deps.logger.log({ msg: 'run ended with an error', outcome: code, ...this.ids() });
-      const text = this.deps.catalogue.render(messageKey, this.run.language);
-      yield runError(code, text, undefined, this.deps.clock.now());
+      if (!isAguiError(failure)) {
+        this.deps.logger.error({ msg: 'guidance failed', error: describeError(failure), ...this.ids() });
+      }
+      const refusal = upstreamFailure(failure, 'stream');
+      this.deps.logger.log({ msg: 'run ended with an error', outcome: refusal.code, ...this.ids() });
+      yield runErrorOf(refusal, this.deps.catalogue, this.run.language, undefined, this.deps.clock.now());
     }
   }
 
@@ -66,7 +64,7 @@ export class GuidanceRun {
       }
     } catch (error) {
       if (isAguiError(error)) throw error;
-      const refusal = rejectionOf(error);
+      const refusal = upstreamRefusal(error, 'answer');
       this.deps.logger.error({
         msg: 'guidance not delivered',
         code: refusal.code,
@@ -75,12 +73,6 @@ export class GuidanceRun {
       });
       throw refusal;
     }
-  }
-
-  private refusalOf(error: unknown): { code: ErrorCode; messageKey: MessageKey } {
-    if (isAguiError(error)) return error;
-    this.deps.logger.error({ msg: 'guidance failed', error: describeError(error), ...this.ids() });
-    return { code: ErrorCode.A2A_UNAVAILABLE, messageKey: 'a2aUnavailable' };
   }
 
   private ids() {
@@ -99,8 +91,6 @@ function checkAnswerFrame(frame: UnwrappedFrame, taskId: string, contextId: stri
     throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
   if (frame.contextId && frame.contextId !== contextId)
     throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'contextIdentityChanged');
-  if (frame.state && FAILED_STATES.has(frame.state))
-    throw new AguiError(ErrorCode.A2A_EXECUTION_FAILED, 'a2aExecutionFailed');
-  if (frame.state && CANCELED_STATES.has(frame.state))
-    throw new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
+  const failure = taskStateFailure(frame.state);
+  if (failure) throw new AguiError(failure.code, failure.messageKey);
 }

@@ -8,7 +8,6 @@ import { A2aEventMapper } from '../events/a2a-event-mapper';
 import { sessionEvent } from '../events/run-events';
 import type { RunIdentity } from '../events/run-identity';
 import type { UnwrappedFrame } from '../wire/unwrap-frame';
-import type { SyntheticToolResult } from '../interrupts/encode-answer';
 import type { ValidateResponse } from '../interrupts/resume-plan';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
@@ -44,19 +43,10 @@ export class RunContext {
   readonly mapper: A2aEventMapper;
   readonly abort = new AbortController();
   readonly identity: RunIdentity;
-  taskId: string | undefined;
-  sessionId: string | undefined;
+  private boundTaskId: string | undefined;
+  private boundSessionId: string | undefined;
   /** The last non-empty task state reported by A2A (docs/behaviour/events.md#run-lifecycle step 4). */
-  lastState: string | undefined;
-  /** Tool results of accepted question answers, emitted right after the session event (docs/behaviour/events.md#tools). */
-  readonly pendingToolResults: SyntheticToolResult[] = [];
-  /**
-   * Interrupts this resume is answering: a wait still shown by A2A for one of them is not a new interrupt
-   * while the answers are being sent one call after another (docs/behaviour/interrupts.md#forwarding-answers).
-   */
-  readonly answeringIds = new Set<string>();
-  /** `afterSequence` of a Pipeline recovery still to run for this resume (docs/behaviour/events.md#pipeline-recovery b). */
-  scheduledRecoveryAfter: number | undefined;
+  private lastReportedState: string | undefined;
   private sessionAnnounced = false;
   /** The task a CancelTask was sent for: a run cancels its task once, whichever path asks first. */
   private cancelledTaskId: string | undefined;
@@ -77,8 +67,30 @@ export class RunContext {
       textSnapshotDigests: state.execution.textSnapshotDigests,
       pipelineSequence: state.execution.pipelineSequence,
     });
-    this.taskId = state.execution.taskId ?? undefined;
-    this.sessionId = state.iacCodeSessionId ?? undefined;
+    this.boundTaskId = state.execution.taskId ?? undefined;
+    this.boundSessionId = state.iacCodeSessionId ?? undefined;
+  }
+
+  /** The A2A task of this run, once known (bound at admission or named by a frame). */
+  get taskId(): string | undefined {
+    return this.boundTaskId;
+  }
+
+  get sessionId(): string | undefined {
+    return this.boundSessionId;
+  }
+
+  get lastState(): string | undefined {
+    return this.lastReportedState;
+  }
+
+  /** A frame's task state; an empty one leaves the last reported state as it was. */
+  recordState(state: string | undefined): void {
+    if (state) this.lastReportedState = state;
+  }
+
+  get isSessionAnnounced(): boolean {
+    return this.sessionAnnounced;
   }
 
   get state(): ThreadState {
@@ -121,7 +133,7 @@ export class RunContext {
     try {
       if (taskId && taskId !== this.taskId) {
         if (this.taskId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityChanged');
-        this.taskId = learned.taskId = taskId;
+        this.boundTaskId = learned.taskId = taskId;
         this.onTaskNamed(taskId);
       }
       if (contextId && contextId !== this.run.contextId) {
@@ -129,7 +141,7 @@ export class RunContext {
       }
       if (sessionId && sessionId !== this.sessionId) {
         if (this.sessionId) throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'sessionIdentityChanged');
-        this.sessionId = learned.sessionId = sessionId;
+        this.boundSessionId = learned.sessionId = sessionId;
       }
     } finally {
       if (learned.taskId || learned.sessionId) {
@@ -157,24 +169,6 @@ export class RunContext {
       },
       this.now(),
     );
-    yield* this.emitToolResults();
-  }
-
-  /** Synthetic results of answered question tools go out right after the session event (docs/behaviour/events.md#tools). */
-  *emitToolResults(): Generator<BaseEvent> {
-    if (!this.sessionAnnounced) return;
-    for (const result of this.pendingToolResults.splice(0)) {
-      yield* this.mapper.resolveTool(result.toolCallId, result.content, this.now());
-    }
-  }
-
-  /** Runs the scheduled sideband recovery once: the recovered events, mapped like live ones (docs/behaviour/events.md#pipeline-recovery). */
-  async *recoverPipelineIfScheduled(): AsyncGenerator<BaseEvent> {
-    const afterSequence = this.scheduledRecoveryAfter;
-    if (afterSequence === undefined || !this.taskId) return;
-    this.scheduledRecoveryAfter = undefined;
-    const state = await this.deps.gateway.getPipelineState(this.taskId, afterSequence, this.abort.signal);
-    if (state) yield* this.mapper.mapPipelineRecovery(state, this.now());
   }
 
   /** The mapper's durable cursor, open steps and text digests, for a write of the execution. */

@@ -56,6 +56,7 @@ export class RunDelivery {
       this.leave();
     } finally {
       for (const observer of observers) observer.end();
+      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- release() never rejects; the slot is freed in the background, the stream is already over
       void this.release();
     }
   }

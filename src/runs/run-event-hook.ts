@@ -3,7 +3,8 @@ import type { Face } from '../run-input/run-request';
 
 /**
  * Injection token of the event hooks : an array, in the order the host gave them. Hooks observe
- * runs for audit logs or billing; they cannot change, delay or break a stream (see RunEventHooks).
+ * runs for audit logs or billing; they cannot change or break a stream, and waiting on I/O in one never
+ * delays it (see RunEventHooks). Synchronous work does: a hook runs on the event loop every stream shares.
  */
 export const RUN_EVENT_HOOKS = Symbol('RUN_EVENT_HOOKS');
 
@@ -15,6 +16,11 @@ export interface RunHookContext {
   readonly rosInvocationId: string;
   /** `iac-code` (POST /), `agentcore` (POST /invocations) or `ws` (/ws). */
   readonly face: Face;
+  /**
+   * Who the authenticator said the caller is (a JWT's `sub`, or a custom authenticator's principal), on
+   * every face, `/ws` included; absent for an anonymous caller (the static token, or auth off).
+   */
+  readonly principal?: string;
   /** Unix ms when admission completed (the stream starts right after). */
   readonly startedAtMs: number;
 }
@@ -36,7 +42,9 @@ export interface RunOutcomeReport {
 
 /**
  * An observer of runs. Both methods are optional and may be async; the gateway never awaits them on the
- * stream's path, and a throw or a rejection is logged (once per hook and run) and otherwise ignored.
+ * stream's path, and a throw or a rejection is logged (once per hook and run) and otherwise ignored. The
+ * call itself is synchronous: keep it short and move heavy work off it (queue it, or `await` I/O), since
+ * CPU spent inside `onEvent` delays every stream of the process (docs/embedding.md#event-hooks).
  */
 export interface RunEventHook {
   /** Every AG-UI event of the run, in stream order, right after it was handed to the client (if still there). */

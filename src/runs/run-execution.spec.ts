@@ -1,102 +1,18 @@
-import type { BaseEvent } from '@ag-ui/core';
-import { admittedRunFixture } from '../../test/support/admitted-run-fixture';
-import { Logger } from '@nestjs/common';
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../demo-kernel/kernel-frames';
 import { inputRequiredFrame, permissionInput } from '../demo-kernel/kernel-inputs';
 import { shellPermissionSpec } from '../demo-kernel/interrupt-scripts';
-import { MessageCatalogue } from '../i18n/message-catalogue';
-import { ThreadRegistry } from '../threads/thread-registry';
-import { ThreadRunState } from '../threads/thread-run-state';
-import type { ThreadState } from '../threads/thread-state';
-import { DrivenA2aGateway } from '../../test/support/fakes/driven-a2a-gateway';
-import { FakeClock } from '../../test/support/fakes/fake-clock';
-import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
-import { RecordingSink } from '../../test/support/fakes/recording-sink';
-import { threadStateFixture } from '../../test/support/thread-state-fixture';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
-import { RunDelivery } from './run-delivery';
-import { RunExecution } from './run-execution';
+import {
+  CANCEL_TIMEOUT_MS,
+  THREAD,
+  kernelIds as ids,
+  lastEvent as last,
+  parkedAt,
+  startEngineRun as startRun,
+} from '../../test/support/engine-run';
 
-const THREAD = 'thread-1';
-const CANCEL_TIMEOUT_MS = 5000;
-const logger = new Logger('RunExecutionSpec');
-
-/** A thread as admission leaves it for a new turn: a fresh execution, no task bound yet. */
-function freshThread(): ThreadState {
-  const state = threadStateFixture();
-  return { ...state, iacCodeSessionId: null, execution: { ...state.execution, taskId: null } };
-}
-
-const ids = (contextId: string) => ({ taskId: 'task-1', contextId, sessionId: 'session-1' });
-
-/**
- * One run of RunExecution through the run handler into a recording sink, over a real ThreadRegistry and
- * ThreadRunState on the in-memory store; the kernel is a DrivenA2aGateway the test feeds frame by frame.
- */
-async function startRun(
-  options: {
-    runId?: string;
-    resume?: unknown[];
-    store?: InMemoryThreadStore;
-    registry?: ThreadRegistry;
-    gateway?: DrivenA2aGateway;
-  } = {},
-) {
-  const runId = options.runId ?? 'run-1';
-  const store = options.store ?? new InMemoryThreadStore();
-  if (!options.store) await store.save(freshThread());
-  const registry = options.registry ?? new ThreadRegistry(store, null, null, { threadCacheSize: 8 });
-  const gateway = options.gateway ?? new DrivenA2aGateway();
-  let admitted!: ThreadState;
-  await registry.withLock(THREAD, async () => {
-    admitted = (await registry.load(THREAD)) as ThreadState;
-    await registry.commitAndClaim(admitted, runId);
-  });
-  const body = {
-    threadId: THREAD,
-    runId,
-    messages: [{ id: `m-${runId}`, role: 'user', content: 'hello' }],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/work/ws' } },
-    ...(options.resume ? { resume: options.resume } : {}),
-  };
-  const persistence = new ThreadRunState(registry, admitted, runId, logger);
-  const run = admittedRunFixture(body, {
-    executionId: admitted.execution.executionId,
-    contextId: admitted.contextId,
-    persistence,
-  });
-  const execution = new RunExecution(run, {
-    gateway,
-    persistence,
-    clock: new FakeClock(),
-    catalogue: new MessageCatalogue(),
-    logger,
-    validate: () => true,
-    interruptTtlSeconds: 0,
-    cancelTimeoutMs: CANCEL_TIMEOUT_MS,
-  });
-  const sink = new RecordingSink();
-  const delivery = new RunDelivery(execution, sink, [], () => persistence.release());
-  const delivered = delivery.deliver();
-  const stored = async () => (await store.load(THREAD)) as ThreadState;
-  const isBusy = () =>
-    registry.withLock(THREAD, async () => (await registry.load(THREAD), registry.isBusy(THREAD)));
-  return { store, registry, gateway, sink, delivery, delivered, execution, stored, isBusy, admitted };
-}
-
-/** A run of thread-1 that ended at a permission interrupt; returns its store and the interrupt's id. */
-async function parkedAtInterrupt() {
-  const first = await startRun();
-  const stream = await first.gateway.stream();
-  const permission = permissionInput(ids(first.admitted.contextId), shellPermissionSpec('tool-1'));
-  stream.push(statusFrame(ids(first.admitted.contextId), 'TASK_STATE_WORKING'));
-  stream.push(inputRequiredFrame(ids(first.admitted.contextId), { input: permission }));
-  stream.end();
-  await first.delivered;
-  return { ...first, permission, interruptId: String(permission.inputId) };
-}
-
-const last = (events: BaseEvent[]) => events.at(-1) as BaseEvent & Record<string, unknown>;
+/** A run of thread-1 that ended at a permission interrupt. */
+const parkedAtInterrupt = () => parkedAt((kernel) => permissionInput(kernel, shellPermissionSpec('tool-1')));
 
 describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
   it('streams a normal turn to RUN_FINISHED, makes the execution terminal and frees the thread', async () => {
@@ -179,22 +95,30 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     expect(sink.types()).not.toContain('RUN_ERROR');
   });
 
-  it('ends with RUN_ERROR CANCELLED and every span closed when the cancel route cancels it mid-stream (docs/behaviour/cancel.md#cancel-route)', async () => {
-    const { gateway, sink, registry, delivered, admitted, stored } = await startRun();
-    const stream = await gateway.stream();
-    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
-    stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
-    await sink.written(4);
-    registry.cancelActiveRun(THREAD, admitted.execution.executionId);
-    await delivered;
-    expect(stream.isAborted).toBe(true);
-    await expectConformantEvents(sink.events);
-    expect(sink.types().slice(-2)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
-    expect(last(sink.events)).toMatchObject({ code: 'CANCELLED' });
-    // The cancel extension cancels the task itself; the run only stops reading.
-    expect(gateway.cancelledTaskIds).toEqual([]);
-    expect((await stored()).terminalExecutionIds).toContain(admitted.execution.executionId);
-  });
+  it.each([
+    { upstream: 'fails its stream', endsOnAbort: false },
+    { upstream: 'ends its stream normally', endsOnAbort: true },
+  ])(
+    'ends with RUN_ERROR CANCELLED and every span closed when the cancel route cancels it mid-stream and the kernel then $upstream (docs/behaviour/cancel.md#cancel-route)',
+    async ({ endsOnAbort }) => {
+      const { gateway, sink, registry, delivered, admitted, stored } = await startRun();
+      gateway.streamsEndOnAbort = endsOnAbort;
+      const stream = await gateway.stream();
+      stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+      stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
+      await sink.written(4);
+      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      await expectConformantEvents(sink.events);
+      expect(sink.types()).not.toContain('RUN_FINISHED');
+      expect(sink.types().slice(-2)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
+      expect(last(sink.events)).toMatchObject({ code: 'CANCELLED' });
+      // The cancel extension cancels the task itself; the run only stops reading.
+      expect(gateway.cancelledTaskIds).toEqual([]);
+      expect((await stored()).terminalExecutionIds).toContain(admitted.execution.executionId);
+    },
+  );
 
   it('ends at an interrupt with the interrupt durable, and a later disconnect cancels nothing (docs/behaviour/interrupts.md#from-input-required-to-interrupts)', async () => {
     const { gateway, sink, delivery, stored, isBusy, interruptId, execution } = await parkedAtInterrupt();
@@ -267,60 +191,6 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     expect(stream.isAborted).toBe(true);
     expect(gateway.cancelledTaskIds).toEqual([]);
     expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
-  });
-
-  describe('a resume', () => {
-    /** Run 2 answers the interrupt of run 1; GetTask shows the task still waiting for it. */
-    async function resuming() {
-      const parked = await parkedAtInterrupt();
-      const contextId = parked.admitted.contextId;
-      parked.gateway.taskSnapshot = {
-        task: {
-          id: 'task-1',
-          contextId,
-          status: { state: 'TASK_STATE_INPUT_REQUIRED' },
-          metadata: { iac_code: { iacCodeSessionId: 'session-1', input: parked.permission } },
-        },
-      };
-      const resume = [
-        { interruptId: parked.interruptId, status: 'resolved', payload: { decision: 'allow_once' } },
-      ];
-      const second = await startRun({
-        runId: 'run-2',
-        resume,
-        store: parked.store,
-        registry: parked.registry,
-        gateway: parked.gateway,
-      });
-      return { ...second, contextId, interruptId: parked.interruptId };
-    }
-
-    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
-      const { gateway, sink, registry, delivered, admitted, contextId, stored } = await resuming();
-      const stream = await gateway.stream(1);
-      stream.push(statusFrame(ids(contextId), 'TASK_STATE_WORKING'));
-      stream.push(textDeltaFrame(ids(contextId), 'Running it'));
-      await sink.written(3);
-      // The answer was accepted with the first frame: it is recorded, no longer pending.
-      expect((await stored()).execution.pending).toEqual({});
-      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
-      await delivered;
-      expect(stream.isAborted).toBe(true);
-      await expectConformantEvents(sink.events);
-      expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
-    });
-
-    it('keeps the interrupt and cancels nothing when its client leaves before the answer is accepted (docs/behaviour/cancel.md#client-disconnect)', async () => {
-      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } = await resuming();
-      const stream = await gateway.stream(1);
-      delivery.leave();
-      expect(execution.currentPhase).toBe('left');
-      await delivered;
-      expect(stream.isAborted).toBe(true);
-      expect(gateway.cancelledTaskIds).toEqual([]);
-      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
-      expect(await isBusy()).toBe(false);
-    });
   });
 
   it('keeps RUN_FINISHED(interrupt) as the one terminal event when a cancel arrives while it is being delivered (docs/behaviour/events.md#run-lifecycle)', async () => {

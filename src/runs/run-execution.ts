@@ -1,14 +1,14 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { runError, runFinished, runStarted } from '../events/run-events';
-import { decideOutcome } from '../events/run-outcome';
-import type { MessageKey } from '../i18n/message-key';
+import { runFinished, runStarted } from '../events/run-events';
 import { consumeFrames, type StreamEnd } from './frame-consumer';
-import { resumeRun } from './resume-flow';
+import { Resume } from './resume/resume';
+import { kernelOf, resumeRunOf } from './resume/resume-run';
 import { RunContext, describeError, type RunDeps } from './run-context';
 import { RunPhaseMachine, type RunPhase } from './run-phase';
 import type { AdmittedRun } from './admitted-run';
+import { runErrorOf, streamEndFailure, upstreamFailure, type RunFailure } from './upstream-failure';
 import { userTurnMessage } from './user-turn-message';
 
 const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
@@ -24,6 +24,8 @@ export class RunExecution {
   private readonly phase = new RunPhaseMachine();
   /** Bounds how long a run whose client left waits for the kernel to name the task to cancel. */
   private taskIdWait?: NodeJS.Timeout;
+  /** The resume, when this run answers interrupts. */
+  private resume?: Resume;
 
   constructor(run: AdmittedRun, deps: RunDeps) {
     this.ctx = new RunContext(run, deps, (taskId) => this.taskNamed(taskId));
@@ -44,8 +46,7 @@ export class RunExecution {
     yield runStarted(ctx.identity, ctx.run.input.parentRunId, ctx.now());
     yield* ctx.mapper.reopenDurableSteps(ctx.now());
     try {
-      const end = ctx.run.input.resume !== undefined ? yield* resumeRun(ctx) : yield* this.newTurn();
-      if (end.kind !== 'interrupted') yield* ctx.recoverPipelineIfScheduled();
+      const end = ctx.run.input.resume !== undefined ? yield* this.resumeRun() : yield* this.newTurn();
       if (phase.isOverForTheClient) return this.endLeftRun();
       const isCancelled = phase.phase === 'cancelling' && end.kind !== 'interrupted';
       yield* await (isCancelled ? this.fail(CANCELLED) : this.finish(end));
@@ -72,6 +73,7 @@ export class RunExecution {
     } else if (ctx.taskId) {
       if (!this.phase.apply('left-after-task')) return;
       ctx.cancelUpstream(ctx.taskId);
+      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- a disconnect cannot wait; the write is best effort and logs its own failure (never rejects)
       void ctx.deps.persistence.markTerminalAndRelease();
     } else if (this.phase.apply('left-before-task')) {
       // Made terminal once the reading stops (endLeftRun), after the task id it learns was written. A
@@ -96,6 +98,7 @@ export class RunExecution {
   /** A left run stopped reading: the execution becomes terminal unless interrupts keep it. */
   private endLeftRun(): void {
     if (this.hasPendingInterrupts() || !this.phase.apply('left-run-stopped')) return;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the reading stopped on a disconnect; best effort, logs its own failure (never rejects)
     void this.ctx.deps.persistence.markTerminalAndRelease();
   }
 
@@ -107,6 +110,12 @@ export class RunExecution {
     if (!this.phase.apply('shutdown')) return;
     if (this.ctx.taskId) this.ctx.cancelUpstream(this.ctx.taskId);
     else this.ctx.abort.abort();
+  }
+
+  private resumeRun(): AsyncGenerator<BaseEvent, StreamEnd> {
+    const { ctx } = this;
+    this.resume = new Resume(resumeRunOf(ctx), kernelOf(ctx.deps.gateway, ctx.abort.signal));
+    return this.resume.events();
   }
 
   private async *newTurn(): AsyncGenerator<BaseEvent, StreamEnd> {
@@ -131,10 +140,14 @@ export class RunExecution {
       });
       return [...ctx.mapper.closeAll(ctx.now()), runFinished(ctx.identity, ctx.mapper.usage(), ctx.now())];
     }
-    const events = [...ctx.announceSession(true), ...ctx.mapper.closeAll(ctx.now())];
-    const outcome = decideOutcome(ctx.lastState);
+    const events = [
+      ...ctx.announceSession(true),
+      ...(this.resume?.emitToolResults() ?? []),
+      ...ctx.mapper.closeAll(ctx.now()),
+    ];
+    const failure = streamEndFailure(ctx.lastState);
     await this.end();
-    if (outcome.kind === 'error') return [...events, this.errorEvent(outcome.code, outcome.messageKey)];
+    if (failure) return [...events, this.errorEvent(failure)];
     ctx.deps.logger.log({ msg: 'run finished', outcome: 'success', ...ctx.ids() });
     return [...events, runFinished(ctx.identity, ctx.mapper.usage(), ctx.now())];
   }
@@ -151,10 +164,7 @@ export class RunExecution {
       if (ctx.taskId && !this.hasPendingInterrupts()) ctx.cancelUpstream(ctx.taskId);
     }
     await this.end();
-    const { code, messageKey } = isAguiError(error)
-      ? error
-      : { code: ErrorCode.A2A_UNAVAILABLE, messageKey: 'a2aUnavailable' as MessageKey };
-    return [...events, this.errorEvent(code, messageKey)];
+    return [...events, this.errorEvent(upstreamFailure(error, 'stream'))];
   }
 
   /** The run is over: with nothing pending, its execution becomes terminal before the last event goes out. */
@@ -172,9 +182,9 @@ export class RunExecution {
     return Object.keys(this.ctx.state.execution.pending).length > 0;
   }
 
-  private errorEvent(code: ErrorCode, key: MessageKey): BaseEvent {
+  private errorEvent(failure: RunFailure): BaseEvent {
     const { ctx } = this;
-    ctx.deps.logger.log({ msg: 'run ended with an error', outcome: code, ...ctx.ids() });
-    return runError(code, ctx.render(key), ctx.mapper.usage(), ctx.now());
+    ctx.deps.logger.log({ msg: 'run ended with an error', outcome: failure.code, ...ctx.ids() });
+    return runErrorOf(failure, ctx.deps.catalogue, ctx.language, ctx.mapper.usage(), ctx.now());
   }
 }

@@ -19,8 +19,8 @@ import {
 } from '../threads/thread-admission.service';
 import { ThreadRegistry } from '../threads/thread-registry';
 import { ThreadRunState } from '../threads/thread-run-state';
-import type { IacCodeProps } from '../run-input/parse-run-input';
 import { resolveCwd } from '../run-input/resolve-cwd';
+import { propsForCaller } from './caller-user-id';
 import type { RunDeps } from './run-context';
 import { RunEventHooks } from './run-event-hooks';
 import { GuidanceRun } from './guidance-run';
@@ -59,7 +59,8 @@ export class RunService implements BeforeApplicationShutdown {
   async admit(request: RunRequest): Promise<AdmittedRun> {
     if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
     const { input } = request;
-    const props = request.hasGenericProps ? await this.genericProps(request) : request.props;
+    const { principal } = request;
+    const props = propsForCaller(request.props, principal, this.config.principalUserId);
     const cwd = await resolveCwd(
       props.cwd,
       await this.allowedCwdRoots(),
@@ -78,7 +79,9 @@ export class RunService implements BeforeApplicationShutdown {
       rawBody: request.rawBody,
       cwd,
       userId: props.userId ?? null,
+      ...(principal !== undefined ? { principal } : {}),
       rosInvocationId: props.rosInvocationId,
+      invocationFromThread: request.hasGenericProps === true && input.resume !== undefined,
       isResume: input.resume !== undefined,
       isGuidance: props.activeGuidance === true,
       isPipelineMode: props.runMode === 'pipeline',
@@ -103,7 +106,8 @@ export class RunService implements BeforeApplicationShutdown {
     });
     return {
       input,
-      props,
+      // A generic client's resume answers the interrupted turn: its invocation id is the thread's.
+      props: request.hasGenericProps ? { ...props, rosInvocationId: state.execution.rosInvocationId } : props,
       rawBody: request.rawBody,
       language: request.language,
       threadId: input.threadId,
@@ -115,6 +119,7 @@ export class RunService implements BeforeApplicationShutdown {
       cwd,
       persistence: new ThreadRunState(this.registry, state, admittedRunId, this.logger),
       face: request.face,
+      ...(principal !== undefined ? { principal } : {}),
       admittedAtMs: this.clock.now(),
     };
   }
@@ -122,7 +127,7 @@ export class RunService implements BeforeApplicationShutdown {
   /**
    * A new turn on a thread parked at an interrupt is refused RESUME_REQUIRED — unless the kernel has
    * forgotten that execution (restarted without it): then nothing can answer it any more, so it is ended
-   * and the turn admitted (README "After a kernel restart"). One GetTask per such refusal, bounded.
+   * and the turn admitted (docs/clients.md "After a kernel restart"). One GetTask per such refusal, bounded.
    */
   private async admitOrRecover(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
     try {
@@ -147,24 +152,6 @@ export class RunService implements BeforeApplicationShutdown {
     } catch (error) {
       return isTaskGone(error) ? state.execution.executionId : undefined;
     }
-  }
-
-  /**
-   * Generic clients (IAC_CODE_AGUI_GENERIC_CLIENTS): the reader filled `iacCode` with this run's id as the
-   * invocation id. A resume must carry the interrupted turn's id, which admission checks (docs/behaviour/state.md#admission step 7), so
-   * it is read from the thread; a thread we have never seen keeps the run id and is refused as lost.
-   */
-  private async genericProps(request: RunRequest): Promise<IacCodeProps> {
-    if (request.input.resume === undefined) return request.props;
-    const { threadId } = request.input;
-    const state = await this.registry
-      .withLock(threadId, () => this.registry.load(threadId))
-      .catch((error: unknown) => {
-        throw error instanceof AguiError
-          ? error
-          : new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', { cause: error });
-      });
-    return state ? { ...request.props, rosInvocationId: state.execution.rosInvocationId } : request.props;
   }
 
   /** The configured roots, plus the generic-client workspace root in that mode (created on first use). */
@@ -205,6 +192,7 @@ export class RunService implements BeforeApplicationShutdown {
       executionId: run.executionId,
       rosInvocationId: run.rosInvocationId,
       face: run.face,
+      ...(run.principal !== undefined ? { principal: run.principal } : {}),
       startedAtMs: run.admittedAtMs,
     });
     const delivery = new RunDelivery(execution, sink, [observed, hooked], () => run.persistence.release());

@@ -10,7 +10,7 @@ function coordination() {
   return { cluster, sut };
 }
 
-/** Several replicas share one thread space (README.md#scale-out-several-replicas-on-redis). */
+/** Several replicas share one thread space (docs/operations.md#scale-out-several-replicas-on-redis). */
 describe('ClusterThreadCoordination', () => {
   afterEach(() => jest.useRealTimers());
 

@@ -6,7 +6,7 @@ import type { CoordinatedLoad, RunLease, ThreadCoordination } from './thread-coo
 import type { ThreadState } from './thread-state';
 
 /**
- * Several replicas over the Redis store (README.md#scale-out-several-replicas-on-redis): the lock also takes a Redis
+ * Several replicas over the Redis store (docs/operations.md#scale-out-several-replicas-on-redis): the lock also takes a Redis
  * mutex, `load` always reads Redis (no cache: another replica may have written), `commit` is a compare-and-set
  * against the version that load saw, the slot is a lease with a TTL renewed while the run streams, and a cancel
  * is broadcast to the replica streaming the run.

@@ -93,6 +93,24 @@ const refusalRows: {
     expected: refusal(ErrorCode.THREAD_BUSY, 'threadBusy'),
   },
   {
+    name: 'another principal on the thread → THREAD_BINDING_CONFLICT, before its run ids or its slot are told',
+    state: existingState({ principal: 'bob' }),
+    request: request({ principal: 'alice', runId: 'run-1', digest: DIGEST_1, isThreadBusy: true }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: "another principal writing the owner's userId → THREAD_BINDING_CONFLICT",
+    state: existingState({ principal: 'user-1' }),
+    request: request({ principal: 'alice', userId: 'user-1' }),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
+    name: 'an anonymous caller on a thread with a principal → THREAD_BINDING_CONFLICT (fail closed)',
+    state: existingState({ principal: 'bob' }),
+    request: request(),
+    expected: refusal(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict'),
+  },
+  {
     name: 'same runId, same digest → DUPLICATE_RUN_ID (step 4)',
     state: existingState(),
     request: request({ runId: 'run-1', digest: DIGEST_1 }),
@@ -396,6 +414,25 @@ describe('decideAdmission admissions', () => {
     const unbound = decideAdmission(deepFreeze(existingState()), request({ agentCoreSessionId: null }), NOW);
     expect(unbound.kind).toBe('admitted');
     expect(unbound.kind === 'admitted' && 'agentCoreSessionId' in unbound.state).toBe(false);
+  });
+
+  it("binds a new thread to its caller's principal, and admits that principal's next turn", () => {
+    const opened = decideAdmission(undefined, request({ principal: 'alice' }), NOW);
+    if (opened.kind !== 'admitted') throw new Error('refused');
+    expect(opened.state.principal).toBe('alice');
+    const next = decideAdmission(opened.state, request({ principal: 'alice', runId: 'run-3' }), NOW);
+    expect(next).toMatchObject({ kind: 'admitted', state: { principal: 'alice' } });
+  });
+
+  it('keeps a thread without a principal open to any caller, as before principals existed', () => {
+    const anonymous = decideAdmission(undefined, request(), NOW);
+    if (anonymous.kind !== 'admitted') throw new Error('refused');
+    expect('principal' in anonymous.state).toBe(false);
+    for (const state of [anonymous.state, existingState(), existingState({ principal: null })]) {
+      const decision = decideAdmission(state, request({ principal: 'alice', runId: 'run-3' }), NOW);
+      expect(decision.kind).toBe('admitted');
+      if (decision.kind === 'admitted') expect(decision.state.principal ?? null).toBeNull();
+    }
   });
 
   it('does not mistake Object.prototype for a recorded runId', () => {

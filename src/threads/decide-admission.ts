@@ -2,6 +2,7 @@ import { ErrorCode } from '../common/error-code';
 import type { MessageKey } from '../i18n/message-key';
 import { earliestExpiry } from '../interrupts/interrupt-expiry';
 import { contextIdForThread } from './thread-context-id';
+import { mayActOnThread } from './thread-access';
 import { withExecutionTerminal } from './terminal-execution';
 import type { ThreadExecution, ThreadState } from './thread-state';
 
@@ -14,6 +15,8 @@ export interface AdmissionRequest {
   /** The resolved workspace (`resolveCwd`), compared verbatim with the thread's binding. */
   cwd: string;
   userId: string | null;
+  /** The authenticated caller's principal; undefined when anonymous (see `mayActOnThread`). */
+  principal?: string;
   rosInvocationId: string;
   /** The body has a `resume` array (any list, even empty, makes it a resume — docs/behaviour/run-input.md#resume-requests). */
   isResume: boolean;
@@ -63,7 +66,7 @@ export interface AdmissionGranted {
   rotatedExecutionId?: string;
   /**
    * Set when a resume reused the runId of the interrupted run: the run is recorded in `runDigests` and holds
-   * the thread's slot under this id, while its events carry the client's runId (README "Interrupts and resume").
+   * the thread's slot under this id, while its events carry the client's runId (docs/clients.md "Interrupts and resume").
    */
   internalRunId?: string;
   /**
@@ -100,6 +103,10 @@ export function decideAdmission(
     if (request.isThreadBusy) return refuse(ErrorCode.THREAD_BUSY, 'threadBusy');
     return { kind: 'admitted', state: recordRun(newThreadState(request), request), isNewThread: true };
   }
+  // Before any other rule, so another caller learns nothing of the thread (not its run ids, not whether
+  // it is busy): docs/behaviour/state.md#caller-binding.
+  if (!mayActOnThread(state, request.principal))
+    return refuse(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict');
   // Step 4: run ids are idempotency keys that survive restarts (docs/behaviour/interrupts.md#replay). Own keys only: a runId of
   // "__proto__" must not find Object.prototype.
   if (Object.hasOwn(state.runDigests, request.runId)) {
@@ -174,6 +181,7 @@ function newThreadState(request: AdmissionRequest): ThreadState {
     contextId: contextIdForThread(request.threadId),
     cwd: request.cwd,
     userId: request.userId,
+    ...(request.principal !== undefined ? { principal: request.principal } : {}),
     iacCodeSessionId: null,
     ...(typeof request.agentCoreSessionId === 'string'
       ? { agentCoreSessionId: request.agentCoreSessionId }

@@ -116,6 +116,19 @@ describe('ThreadAdmissionService.admit (docs/behaviour/state.md#admission)', () 
     await expect(admission.admit(second)).resolves.toMatchObject({ admittedRunId: 'run-2' });
   });
 
+  it("a generic client's resume is checked against the thread's invocation id, one load under one lock", async () => {
+    const parked = threadStateFixture({
+      isParked: true,
+      expiresAt: new Date(Date.UTC(2026, 10, 30, 13)).toISOString(),
+    });
+    const resume = { ...newTurn, isResume: true, rosInvocationId: 'run-2' };
+    const { admission, registry } = await newAdmissionOf(parked);
+    await expect(admission.admit(resume)).rejects.toMatchObject({ code: ErrorCode.EXECUTION_LOST });
+    const { state } = await admission.admit({ ...resume, invocationFromThread: true });
+    expect(state.execution.rosInvocationId).toBe(parked.execution.rosInvocationId);
+    expect(registry.isBusy('thread-1')).toBe(true);
+  });
+
   it('a new turn on a thread parked at an unexpired interrupt is RESUME_REQUIRED and leaves it parked', async () => {
     const { admission, registry, clock } = await newAdmissionOf(
       threadStateFixture({ isParked: true, expiresAt: new Date(Date.UTC(2026, 10, 30, 13)).toISOString() }),

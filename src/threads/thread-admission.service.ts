@@ -16,7 +16,15 @@ export interface ThreadAdmissionRequest {
   readonly rawBody: string;
   readonly cwd: string;
   readonly userId: string | null;
+  /** The authenticated caller's principal; undefined when anonymous (docs/behaviour/state.md#caller-binding). */
+  readonly principal?: string;
   readonly rosInvocationId: string;
+  /**
+   * A generic client's resume: its `rosInvocationId` is only the reader's fill (the run id), so the thread's
+   * own is the one admission checks (docs/behaviour/state.md#admission step 7); a thread never seen keeps it
+   * and is refused as lost.
+   */
+  readonly invocationFromThread?: boolean;
   readonly isResume: boolean;
   /** Set only when session binding is on; `null` when the request named no AgentCore session. */
   readonly agentCoreSessionId?: string | null;
@@ -103,7 +111,11 @@ export class ThreadAdmissionService {
         digest,
         cwd: request.cwd,
         userId: request.userId,
-        rosInvocationId: request.rosInvocationId,
+        ...(request.principal !== undefined ? { principal: request.principal } : {}),
+        rosInvocationId:
+          request.invocationFromThread && current
+            ? current.execution.rosInvocationId
+            : request.rosInvocationId,
         isResume: request.isResume,
         isGuidance: request.isGuidance === true,
         isPipelineMode: request.isPipelineMode === true,

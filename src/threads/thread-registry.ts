@@ -7,6 +7,7 @@ import { THREAD_CLUSTER, type ThreadCluster } from './thread-cluster';
 import type { RunLease, ThreadCoordination } from './thread-coordination';
 import { DEFAULT_THREAD_CACHE_BYTES } from './local-thread-coordination';
 import type { ThreadState } from './thread-state';
+import { validatedCluster, validatedStore } from './validated-thread-sources';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 
 interface ActiveRun {
@@ -47,9 +48,10 @@ export class ThreadRegistry implements OnApplicationShutdown {
     @Inject(APP_CONFIG)
     config: (Pick<AppConfig, 'threadCacheSize'> & Partial<Pick<AppConfig, 'threadCacheBytes'>>) | null = null,
   ) {
+    // Whatever store or cluster it is (a host's included), what it returns is checked first.
     this.coordination = cluster
-      ? new ClusterThreadCoordination(cluster)
-      : new LocalThreadCoordination(store, {
+      ? new ClusterThreadCoordination(validatedCluster(cluster))
+      : new LocalThreadCoordination(validatedStore(store), {
           entries: config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE,
           bytes: config?.threadCacheBytes ?? DEFAULT_THREAD_CACHE_BYTES,
         });
@@ -129,6 +131,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   /** Ends the thread's active run, if it belongs to that execution (the cancel extension, docs/behaviour/cancel.md#cancel-route), on any replica. */
   cancelActiveRun(threadId: string, executionId: string): void {
     this.cancelLocalRun(threadId, executionId);
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the local run is already cancelled; the broadcast to other replicas logs its own failure (never rejects)
     void this.coordination.publishCancel(threadId, executionId);
   }
 

@@ -62,6 +62,7 @@ export const THREAD_STATE_SCHEMA: Schema = {
       userId: nullable(STRING_BOUNDS.text),
       iacCodeSessionId: nullable(STRING_BOUNDS.id),
       agentCoreSessionId: nullable(SESSION_ID_MAX),
+      principal: nullable(STRING_BOUNDS.id),
       execution: objectOf(
         {
           executionId: id,

@@ -58,6 +58,7 @@ const invalidRows: { name: string; mutate: Mutation }[] = [
     name: 'applied digest without interruptId',
     mutate: (d) => ({ ...d, appliedResumeDigests: [{ executionId: 'e', digest: 'x' }] }),
   },
+  { name: 'principal not a string', mutate: (d) => ({ ...d, principal: { sub: 'alice' } }) },
   { name: 'terminalExecutionIds not an array', mutate: (d) => ({ ...d, terminalExecutionIds: 'exec-0' }) },
   { name: 'empty executionId', mutate: (d) => ({ ...d, execution: { ...d.execution, executionId: '' } }) },
   {

@@ -59,6 +59,12 @@ export interface ThreadState {
   iacCodeSessionId: string | null;
   /** Added by this service: the AgentCore session the thread is bound to (IAC_CODE_AGUI_SESSION_BINDING). */
   agentCoreSessionId?: string | null;
+  /**
+   * Added by this service: the authenticated caller that opened the thread, the only one that may act on it
+   * (docs/behaviour/state.md#caller-binding). Absent or null: opened by an anonymous caller (static token,
+   * auth off) or before this field existed; such a thread stays open to every authenticated caller.
+   */
+  principal?: string | null;
   execution: ThreadExecution;
   /** runId → canonical request digest (docs/behaviour/state.md#digests). */
   runDigests: Record<string, string>;
@@ -88,6 +94,7 @@ export function validateThreadState(doc: unknown, threadId: string): ThreadState
     userId: optionalText(root, 'userId'),
     iacCodeSessionId: optionalText(root, 'iacCodeSessionId'),
     ...('agentCoreSessionId' in root ? { agentCoreSessionId: optionalText(root, 'agentCoreSessionId') } : {}),
+    ...('principal' in root ? { principal: optionalText(root, 'principal') } : {}),
     execution: validateExecution(execution),
     runDigests: validRunDigests(requireRecord(root.runDigests)),
     appliedResumeDigests: requireArray(root.appliedResumeDigests).map(validateAppliedDigest),

@@ -5,7 +5,7 @@ export const THREAD_STORE = Symbol('THREAD_STORE');
 
 /**
  * Durable per-thread state (docs/behaviour/state.md). Implementations: `FileThreadStore` (embedded default) and a
- * Redis store for scale-out; every one runs `test/support/thread-store.contract.ts`.
+ * Redis store for scale-out; every one runs the contract of `agui-a2a-gateway/testing` (`threadStoreContractCases`).
  * Every failure is `AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable')` (503), scoped to the
  * thread it concerns. Caching, the per-thread lock and the busy slot live in the registry, not here.
  */

@@ -14,7 +14,7 @@ import {
   type RedisThreadStoreOptions,
 } from './redis-thread-store-options';
 import { ThreadAdmissionService } from './thread-admission.service';
-import { isThreadCluster, THREAD_CLUSTER } from './thread-cluster';
+import { isThreadCluster, THREAD_CLUSTER, type ThreadCluster } from './thread-cluster';
 import { ThreadRegistry } from './thread-registry';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
 import { ThreadStoreHealthIndicator } from './thread-store.health';
@@ -23,6 +23,13 @@ import { ThreadStoreHealthIndicator } from './thread-store.health';
 export interface ThreadsParts {
   /** Durable thread state. Default: files, or Redis when IAC_CODE_AGUI_STATE_STORE=redis. */
   readonly threadStore?: GatewayPart<ThreadStore>;
+  /**
+   * The scale-out port (docs/embedding.md#scale-out): a per-thread lock, versioned compare-and-set writes, run
+   * leases with fencing tokens and a cancel broadcast, shared by every replica. With it the registry reads and
+   * writes through it (the store keeps the readiness probe); without it a host's store is single-replica.
+   * Default: the Redis store when IAC_CODE_AGUI_STATE_STORE=redis, else none.
+   */
+  readonly threadCluster?: GatewayPart<ThreadCluster>;
 }
 
 /** Durable thread state: the store chosen from configuration, the registry and admission. */
@@ -67,8 +74,17 @@ export interface ThreadsParts {
     {
       // The same Redis store seen as a cluster (docs/architecture.md#decisions); null keeps the registry in-process.
       provide: THREAD_CLUSTER,
-      inject: [THREAD_STORE],
-      useFactory: (store: ThreadStore) => (isThreadCluster(store) ? store : null),
+      inject: [THREAD_STORE, { token: GATEWAY_PARTS, optional: true }, ModuleRef],
+      useFactory: (
+        store: ThreadStore,
+        parts: ThreadsParts | undefined,
+        moduleRef: ModuleRef,
+      ): ThreadCluster | null | Promise<ThreadCluster> =>
+        parts?.threadCluster
+          ? resolveGatewayPart(parts.threadCluster, moduleRef)
+          : isThreadCluster(store)
+            ? store
+            : null,
     },
     ThreadRegistry,
     ThreadAdmissionService,

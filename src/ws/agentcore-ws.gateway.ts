@@ -3,12 +3,14 @@ import { Inject, Logger } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '@nestjs/websockets';
 import { PinoLogger } from 'nestjs-pino';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { authenticateCaller } from '../auth/authenticate-caller';
 import { bearerTokenOf } from '../auth/bearer-token-of';
 import {
   REQUEST_AUTHENTICATOR,
   type AuthenticationDecision,
   type RequestAuthenticator,
 } from '../auth/request-authenticator';
+import { getRequestPrincipal, setRequestPrincipal } from '../auth/request-principal';
 import { selectedProtocol, tokenFromProtocols } from '../auth/websocket-protocol-token';
 import { CLOCK, type Clock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -18,6 +20,9 @@ import { RunRequestReader } from '../run-input/run-request-reader';
 import { RunService } from '../runs/run.service';
 import { wsConnectionContextOf, type WsConnectionContext } from './ws-connection-context';
 import { WsRunChannel, type WsRunPort } from './ws-run-channel';
+
+/** Injection token of the path the route is served at (`WsModule.at`). */
+export const WS_PATH = Symbol('WS_PATH');
 
 /** The upgrade request, with the connection context the handshake computed once. */
 type UpgradeRequest = IncomingMessage & { agentCoreContext?: WsConnectionContext };
@@ -41,6 +46,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
     private readonly pino: PinoLogger,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WS_PATH) private readonly path: string,
   ) {}
 
   /**
@@ -48,18 +54,24 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
    * they are set on the ws server here, before it accepts anything (ws reads them on every upgrade).
    */
   afterInit(server: WebSocketServer): void {
+    // The decorator's path is static; platform-ws routes an upgrade by the `path` it keeps on the server.
+    (server as WebSocketServer & { path?: string }).path = this.path;
     server.options.verifyClient = (info, done) => {
       const request = info.req as UpgradeRequest;
       this.authenticate(request).then(
-        (decision) =>
-          decision.isAllowed
-            ? done(true)
-            : done(
-                false,
-                401,
-                'Unauthorized',
-                decision.challenge ? { 'WWW-Authenticate': decision.challenge } : {},
-              ),
+        (decision) => {
+          if (!decision.isAllowed) {
+            // The body is the authenticator's own text when it gave one, as on HTTP; plain text either way.
+            const headers = {
+              'Content-Type': 'text/plain; charset=utf-8',
+              ...(decision.challenge ? { 'WWW-Authenticate': decision.challenge } : {}),
+            };
+            return done(false, 401, decision.message ?? 'Unauthorized', headers);
+          }
+          // Read back when the connection's context is built: every run of the socket is this caller's.
+          setRequestPrincipal(request, decision.principal);
+          done(true);
+        },
         (error: unknown) => {
           // A failing authenticator refuses the handshake; its text stays in the log, not in the answer.
           this.logger.error({ msg: 'request authenticator failed', error: String(error) });
@@ -103,18 +115,25 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
   private async authenticate(request: IncomingMessage): Promise<AuthenticationDecision> {
     const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
     const token = bearerTokenOf(request.headers.authorization) ?? tokenFromProtocols(offered);
-    return this.authenticator.authenticate({
-      transport: 'websocket',
-      method: request.method ?? 'GET',
-      url: request.url ?? '/ws',
-      headers: request.headers,
-      ...(token !== undefined ? { bearerToken: token } : {}),
-      remoteAddress: request.socket.remoteAddress,
-    });
+    return authenticateCaller(
+      this.authenticator,
+      {
+        transport: 'websocket',
+        method: request.method ?? 'GET',
+        url: request.url ?? '/ws',
+        headers: request.headers,
+        ...(token !== undefined ? { bearerToken: token } : {}),
+        remoteAddress: request.socket.remoteAddress,
+      },
+      this.logger,
+    );
   }
 
   private contextOf(request: UpgradeRequest): WsConnectionContext {
-    request.agentCoreContext ??= wsConnectionContextOf(request.url, request.headers, () => this.clock.uuid());
+    if (request.agentCoreContext) return request.agentCoreContext;
+    const context = wsConnectionContextOf(request.url, request.headers, () => this.clock.uuid());
+    const principal = getRequestPrincipal(request);
+    request.agentCoreContext = principal === undefined ? context : { ...context, principal };
     return request.agentCoreContext;
   }
 

@@ -21,7 +21,7 @@ function isClientGone(error: Error & { code?: string }): boolean {
 }
 
 /**
- * `@nestjs/platform-ws`'s adapter with two changes (README "Amazon Bedrock AgentCore", WebSocket): a client's malformed
+ * `@nestjs/platform-ws`'s adapter with two changes (docs/deployment.md "Amazon Bedrock AgentCore", WebSocket): a client's malformed
  * frame (invalid UTF-8, a message over the cap, a bad opcode) is one warn line with ws's code, not an error
  * with a stack; and shutdown closes every open socket with 1001 "going away" after the drain, instead of
  * terminating it (which clients see as an abnormal 1006).

@@ -13,6 +13,8 @@ export interface WsConnectionContext {
   /** `?closeAfterRun=true`: one run per socket, as the AWS reference server does (docs/behaviour/agentcore.md#websocket). */
   readonly closeAfterRun: boolean;
   readonly acceptLanguage?: string;
+  /** Who the handshake's authenticator said the caller is: every run of the socket is that caller's. */
+  readonly principal?: string;
 }
 
 /**

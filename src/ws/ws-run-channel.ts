@@ -144,6 +144,7 @@ export class WsRunChannel {
     const runLanguage = this.runs.languageOf(value, this.context.acceptLanguage);
     if (this.isRunActive) return this.wait({ raw, value }, runLanguage);
     this.isRunActive = true;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- a socket message handler cannot wait; start() answers every failure on the socket itself
     void this.start({ raw, value }, runLanguage);
   }
 
@@ -172,6 +173,7 @@ export class WsRunChannel {
     const next = this.queued.shift();
     if (!next || this.socket.readyState !== WebSocket.OPEN) return;
     this.isRunActive = true;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- started from the previous run's end; start() answers every failure on the socket itself
     void this.start(next.body, next.language);
   }
 
@@ -184,6 +186,7 @@ export class WsRunChannel {
         ...(this.context.agentCoreSessionId !== undefined
           ? { agentCoreSessionId: this.context.agentCoreSessionId }
           : {}),
+        ...(this.context.principal !== undefined ? { principal: this.context.principal } : {}),
       });
       admitted = await this.runs.admit(request);
     } catch (error) {

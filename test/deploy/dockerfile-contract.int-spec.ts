@@ -37,6 +37,17 @@ describe('Dockerfile contract', () => {
     );
   });
 
+  it('demo: the gateway image plus the demo build only, started with the demo agent; the production targets copy no demo code', () => {
+    const demo = dockerfile.stages.find((stage) => stage.name === 'demo');
+    expect(demo?.from).toBe('gateway');
+    const copies = (demo?.instructions ?? []).filter((i) => i.keyword === 'COPY').map((i) => i.args);
+    expect(copies).toEqual(['--from=build-demo /src/dist/demo-kernel ./dist/demo-kernel']);
+    expect(resolveTarget(dockerfile, 'demo').env.IAC_CODE_AGUI_UPSTREAM).toBe('demo');
+    expect(stageRuns('build-demo')).toEqual(['npm run build:demo']);
+    expect(stageRuns('build')).toEqual(expect.arrayContaining(['npm run build']));
+    for (const { image } of targets) expect(image.env.IAC_CODE_AGUI_UPSTREAM).not.toBe('demo');
+  });
+
   it.each(targets)('$name: runs as a numeric non-root user (so runAsNonRoot can verify it)', ({ image }) => {
     expect(image.user).toMatch(/^[1-9]\d*(:\d+)?$/);
   });
@@ -219,8 +230,10 @@ describe('Dockerfile contract', () => {
     },
   );
 
-  it('README and the Dockerfile header build each target for the same platforms; agentcore includes arm64', () => {
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').replace(/\\\n\s*/g, ' ');
+  it('docs/deployment.md and the Dockerfile header build each target for the same platforms; agentcore includes arm64', () => {
+    const readme = fs
+      .readFileSync(path.join(REPO_ROOT, 'docs', 'deployment.md'), 'utf8')
+      .replace(/\\\n\s*/g, ' ');
     const header = dockerfileText
       .split('\n')
       .filter((line) => line.startsWith('#'))

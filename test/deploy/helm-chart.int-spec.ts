@@ -290,6 +290,8 @@ describe('helm chart helm/agui-a2a-gateway', () => {
         drainMs: 45_000,
         heartbeatMs: 10_000,
         sessionBinding: true,
+        principalUserId: 'match',
+        jwt: expect.objectContaining({ principalClaim: 'email' }),
         playground: true,
         allowedCwdRoots: ['/workspace', '/tmp'],
         store: {

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DEMO_NOT_BUILT_MESSAGE } from '../../src/a2a/demo-upstream';
 import { runInput } from '../support/run-input';
 import { postRun } from '../support/sse-client';
 import { REPO_ROOT } from './support/helm';
@@ -11,8 +12,9 @@ import { runCommand } from './support/run-command';
 
 /**
  * No Docker engine here, so the image's runtime is rebuilt the way the Dockerfile builds it: `npm ci --omit=dev`
- * from the lock file plus the built dist/, started with the image's CMD on the Node 24 binary of the dev install
- * (by absolute path: the system `node` may be another major).
+ * from the lock file plus the production dist/ (the gateway target), then with the demo build's dist/demo-kernel
+ * added (the demo target), started with the image's CMD on the Node 24 binary of the dev install (by absolute
+ * path: the system `node` may be another major).
  */
 const NODE_24 = fs.realpathSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'node'));
 const PRODUCTION_INSTALL = [
@@ -36,10 +38,9 @@ const DEV_ONLY_PACKAGES = [
   '@nestjs/testing',
 ];
 
-const gatewayImage = resolveTarget(
-  parseDockerfile(fs.readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8')),
-  'gateway',
-);
+const dockerfile = parseDockerfile(fs.readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'));
+const gatewayImage = resolveTarget(dockerfile, 'gateway');
+const demoImage = resolveTarget(dockerfile, 'demo');
 const packageJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   version: string;
 };
@@ -60,6 +61,23 @@ async function installInto(directory: string, args: readonly string[]): Promise<
   }
   const result = await runCommand('npm', args, { cwd: directory, env: npmEnvironment, timeoutMs: 120_000 });
   if (result.code !== 0) throw new Error(`npm ${args.join(' ')} failed:\n${result.stderr}`);
+}
+
+async function npmRun(script: string): Promise<void> {
+  const result = await runCommand('npm', ['run', script], {
+    cwd: REPO_ROOT,
+    env: npmEnvironment,
+    timeoutMs: 150_000,
+  });
+  if (result.code !== 0) throw new Error(`npm run ${script} failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** Files under `directory` whose text names `needle`. */
+function filesNaming(directory: string, needle: string): string[] {
+  return fs
+    .readdirSync(directory, { recursive: true, encoding: 'utf8' })
+    .map((file) => path.join(directory, file))
+    .filter((file) => fs.statSync(file).isFile() && fs.readFileSync(file, 'utf8').includes(needle));
 }
 
 async function freePort(): Promise<number> {
@@ -99,39 +117,56 @@ describe('the production start command on a production install', () => {
   let port: number;
   let url: string;
   let output = '';
+  /** What the gateway target's dist/ names "demo-kernel" in, and its start with IAC_CODE_AGUI_UPSTREAM=demo. */
+  let productionDemoFiles: string[];
+  let productionDemoStart: { status: number | null; output: string };
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-prod-'));
     appDir = path.join(workDir, 'app');
     arm64Dir = path.join(workDir, 'arm64');
-    if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'main.js'))) {
-      const build = await runCommand('npm', ['run', 'build'], {
-        cwd: REPO_ROOT,
-        env: npmEnvironment,
-        timeoutMs: 150_000,
-      });
-      if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+    // A dist/ with the demo build in it is not the production build: build it again (nest build empties dist/).
+    if (
+      !fs.existsSync(path.join(REPO_ROOT, 'dist', 'main.js')) ||
+      fs.existsSync(path.join(REPO_ROOT, 'dist', 'demo-kernel'))
+    ) {
+      await npmRun('build');
     }
     await Promise.all([installInto(appDir, PRODUCTION_INSTALL), installInto(arm64Dir, ARM64_INSTALL)]);
     fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(appDir, 'dist'), { recursive: true });
+    // A container's environment: the image's ENV, not this process's; loopback and a free port on a shared host.
+    const containerEnv = (image: typeof gatewayImage, listenPort: number) => ({
+      ...image.env,
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      HOME: workDir,
+      IAC_CODE_AGUI_HOST: '127.0.0.1',
+      IAC_CODE_AGUI_PORT: String(listenPort),
+      IAC_CODE_AGUI_STATE_DIR: path.join(workDir, 'state'),
+      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    });
 
+    productionDemoFiles = filesNaming(path.join(appDir, 'dist'), 'demo-kernel');
+    const [, ...gatewayArgs] = gatewayImage.cmd ?? [];
+    const refused = spawnSync(NODE_24, gatewayArgs, {
+      cwd: appDir,
+      env: { ...containerEnv(gatewayImage, await freePort()), IAC_CODE_AGUI_UPSTREAM: 'demo' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    productionDemoStart = { status: refused.status, output: refused.stdout + refused.stderr };
+
+    // The demo target: the gateway image plus the demo build's dist/demo-kernel.
+    await npmRun('build:demo');
+    fs.cpSync(path.join(REPO_ROOT, 'dist', 'demo-kernel'), path.join(appDir, 'dist', 'demo-kernel'), {
+      recursive: true,
+    });
     port = await freePort();
     url = `http://127.0.0.1:${port}/`;
-    const [program, ...args] = gatewayImage.cmd ?? [];
+    const [program, ...args] = demoImage.cmd ?? [];
     expect(program).toBe('node');
-    // A container's environment: the image's ENV, not this process's; loopback and a free port on a shared host.
     child = spawn(NODE_24, args, {
       cwd: appDir,
-      env: {
-        ...gatewayImage.env,
-        PATH: '/usr/local/bin:/usr/bin:/bin',
-        HOME: workDir,
-        IAC_CODE_AGUI_HOST: '127.0.0.1',
-        IAC_CODE_AGUI_PORT: String(port),
-        IAC_CODE_AGUI_UPSTREAM: 'demo',
-        IAC_CODE_AGUI_STATE_DIR: path.join(workDir, 'state'),
-        IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      },
+      env: containerEnv(demoImage, port),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -148,6 +183,21 @@ describe('the production start command on a production install', () => {
     }
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   }, 20_000);
+
+  it('the gateway target holds no demo code: no file of its dist/ names demo-kernel', () => {
+    expect(fs.existsSync(path.join(appDir, 'dist', 'main.js'))).toBe(true);
+    expect(productionDemoFiles).toEqual([]);
+  });
+
+  it('the gateway target refuses IAC_CODE_AGUI_UPSTREAM=demo at boot, naming what to use instead', () => {
+    expect(productionDemoStart.status).toBe(1);
+    expect(productionDemoStart.output).toContain(DEMO_NOT_BUILT_MESSAGE);
+  });
+
+  it('the demo target starts the demo agent with the image CMD', () => {
+    expect(demoImage.env.IAC_CODE_AGUI_UPSTREAM).toBe('demo');
+    expect(demoImage.cmd).toEqual(['node', 'dist/demo-kernel/demo-main.js']);
+  });
 
   it('runs on Node 24: the binary by absolute path is v24 and it is what the service process executes', () => {
     expect(spawnSync(NODE_24, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim()).toMatch(

@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { answersTo, readThread, sessionOf } from '../support/interrupt-helpers';
 import { eventually } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 type CopilotKitCore = import('@copilotkit/core').CopilotKitCore;
 /** The core's agent type: CopilotKit 1.75 bundles its own @ag-ui/client (0.0.59). */
@@ -26,8 +26,7 @@ type RuntimeV2Node = typeof import('@copilotkit/runtime/dist/v2/node.cjs');
  * the kernel-like upstream.
  */
 describe('CopilotKit runtime + headless core end to end', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
+  const gateway = useGateway({ upstream: true, env: { IAC_CODE_AGUI_AUTH_TOKEN: 'copilotkit-token' } });
   /** The same upstream behind a gateway with IAC_CODE_AGUI_GENERIC_CLIENTS=true (no `iacCode` needed). */
   let genericGateway: RunningGateway;
   /** Interrupts that expire after one second, and the state directory whose files show the expiry. */
@@ -46,20 +45,12 @@ describe('CopilotKit runtime + headless core end to end', () => {
 
   beforeAll(async () => {
     Object.assign(process.env, telemetryOptOut);
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_AUTH_TOKEN: 'copilotkit-token',
-    });
-    genericGateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    genericGateway = await gateway.start({
+      IAC_CODE_AGUI_AUTH_TOKEN: undefined,
       IAC_CODE_AGUI_GENERIC_CLIENTS: 'true',
     });
-    shortTtlGateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    shortTtlGateway = await gateway.start({
+      IAC_CODE_AGUI_AUTH_TOKEN: undefined,
       IAC_CODE_AGUI_INTERRUPT_TTL: '1',
       IAC_CODE_AGUI_STATE_DIR: shortTtlStateDir,
     });
@@ -89,10 +80,6 @@ describe('CopilotKit runtime + headless core end to end', () => {
     delete (globalThis as { window?: object }).window;
     runtimeServer?.closeAllConnections();
     await new Promise((resolve) => runtimeServer?.close(resolve));
-    await gateway?.close();
-    await genericGateway?.close();
-    await shortTtlGateway?.close();
-    await upstream?.close();
     for (const [name, value] of Object.entries(environmentBefore)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -184,7 +171,7 @@ describe('CopilotKit runtime + headless core end to end', () => {
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(sessionOf(resumed.events).taskId).toBe(taskId);
     expect(agent.pendingInterrupts ?? []).toEqual([]);
-    const answers = await answersTo(upstream, taskId);
+    const answers = await answersTo(gateway.upstream, taskId);
     expect(answers).toHaveLength(1);
     expect(JSON.stringify(answers[0])).toContain('allow_once');
   });

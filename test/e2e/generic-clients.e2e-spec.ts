@@ -6,8 +6,7 @@ import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { answersTo, readThread } from '../support/interrupt-helpers';
 import { postRun } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { useGateway } from '../support/use-gateway';
 
 type Interrupt = { id: string };
 
@@ -28,26 +27,16 @@ async function runTurn(agent: HttpAgent, parameters: Parameters<HttpAgent['runAg
  * among the allowed roots on purpose: the mode must admit it by itself.
  */
 describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
-  let workspaceRoot: string;
-  let stateDir: string;
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    workspaceRoot = path.join(mkdtempSync(path.join(os.tmpdir(), 'agui-generic-')), 'workspaces');
-    stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-generic-state-'));
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
+  const workspaceRoot = path.join(mkdtempSync(path.join(os.tmpdir(), 'agui-generic-')), 'workspaces');
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-generic-state-'));
+  const gateway = useGateway({
+    upstream: true,
+    env: {
       IAC_CODE_AGUI_ALLOWED_CWDS: mkdtempSync(path.join(os.tmpdir(), 'agui-allowed-')),
       IAC_CODE_AGUI_STATE_DIR: stateDir,
       IAC_CODE_AGUI_GENERIC_CLIENTS: 'true',
       IAC_CODE_AGUI_GENERIC_WORKSPACE_ROOT: workspaceRoot,
-    });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
+    },
   });
 
   it('completes a run of a plain HttpAgent in a per-thread workspace', async () => {
@@ -58,7 +47,9 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
     await expectConformantEvents(events);
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(readdirSync(workspaceRoot)).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)]);
-    const sent = (await upstream.requests()).filter((entry) => entry.rpcMethod === 'SendStreamingMessage');
+    const sent = (await gateway.upstream.requests()).filter(
+      (entry) => entry.rpcMethod === 'SendStreamingMessage',
+    );
     expect(JSON.stringify(sent.at(-1)?.body)).toContain(
       path.join(workspaceRoot, readdirSync(workspaceRoot)[0]),
     );
@@ -124,7 +115,7 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
       'same-run-1',
     ]);
     const taskId = (state.execution.lastTaskId ?? '') as string;
-    const answers = await answersTo(upstream, taskId);
+    const answers = await answersTo(gateway.upstream, taskId);
     expect(answers).toHaveLength(1);
 
     // The same resume again (a client retrying): judged by the resume rules, nothing is sent twice.
@@ -141,7 +132,7 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
     const retried = await postRun(gateway.url, body);
     expect(retried.status).toBe(200);
     expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
-    expect(await answersTo(upstream, taskId)).toHaveLength(1);
+    expect(await answersTo(gateway.upstream, taskId)).toHaveLength(1);
     // A normal turn may not reuse it.
     const turn = await postRun(gateway.url, {
       ...body,
@@ -154,20 +145,7 @@ describe('generic AG-UI clients (IAC_CODE_AGUI_GENERIC_CLIENTS=true)', () => {
 });
 
 describe('a resume that reuses the interrupted run id in strict mode', () => {
-  let upstream: KernelUpstream;
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-    });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
-  });
+  const gateway = useGateway({ upstream: true });
 
   it('is refused 409 RUN_ID_CONFLICT before the stream, and the interrupt stays answerable', async () => {
     const forwardedProps = { iacCode: { schemaVersion: 1, rosInvocationId: 'inv-strict', cwd: os.tmpdir() } };

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { answersTo, readThread, sessionOf, typesOf } from '../support/interrupt-helpers';
 import { eventually } from '../support/sse-client';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
-import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 /**
  * HttpAgent keeps an interrupt in `pendingInterrupts` until a run finishes and refuses every new run
@@ -15,11 +15,13 @@ import { startKernelUpstream, type KernelUpstream } from '../support/start-kerne
  * execution that has already ended or expired must therefore finish the run, or the client is stuck.
  */
 describe('HttpAgent with interrupts of an ended or expired execution', () => {
-  let upstream: KernelUpstream;
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-stale-interrupts-'));
+  const gateway = useGateway({
+    upstream: true,
+    env: { IAC_CODE_AGUI_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'agui-stale-interrupts-')) },
+  });
   /** Interrupts expire after one second here; `gateway` keeps the default TTL. */
   let expiring: RunningGateway;
-  let gateway: RunningGateway;
-  let stateDir: string;
   const iacCode = { schemaVersion: 1, rosInvocationId: 'invocation-stale', cwd: os.tmpdir() };
 
   const run = async (agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0]) => {
@@ -48,24 +50,7 @@ describe('HttpAgent with interrupts of an ended or expired execution', () => {
   };
 
   beforeAll(async () => {
-    upstream = await startKernelUpstream();
-    stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-stale-interrupts-'));
-    expiring = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_STATE_DIR: stateDir,
-      IAC_CODE_AGUI_INTERRUPT_TTL: '1',
-    });
-    gateway = await startGateway({
-      IAC_CODE_AGUI_A2A_URL: upstream.url,
-      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-      IAC_CODE_AGUI_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'agui-stale-interrupts-')),
-    });
-  });
-  afterAll(async () => {
-    await expiring?.close();
-    await gateway?.close();
-    await upstream?.close();
+    expiring = await gateway.start({ IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_INTERRUPT_TTL: '1' });
   });
 
   it('cancelling an expired interrupt finishes the run without calling A2A, and the thread goes on', async () => {
@@ -93,7 +78,7 @@ describe('HttpAgent with interrupts of an ended or expired execution', () => {
     expect(typesOf(cancelled.events)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
     expect(cancelled.events.at(-1)).toMatchObject({ runId: 'stale-expired-2', outcome: { type: 'success' } });
     expect(agent.pendingInterrupts ?? []).toEqual([]);
-    expect(await answersTo(upstream, session.taskId)).toEqual([]);
+    expect(await answersTo(gateway.upstream, session.taskId)).toEqual([]);
 
     agent.messages.push({ id: 'user-2', role: 'user', content: 'Create a VPC template' });
     const next = await run(agent, { runId: 'stale-expired-3' });
@@ -113,7 +98,7 @@ describe('HttpAgent with interrupts of an ended or expired execution', () => {
     };
     const answered = await run(other, { runId: 'stale-answered-2', resume: [answer] });
     expect(answered.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    const sentBefore = (await answersTo(upstream, session.taskId)).length;
+    const sentBefore = (await answersTo(gateway.upstream, session.taskId)).length;
 
     const replayed = await run(agent, { runId: 'stale-answered-3', resume: [answer] });
     expect(replayed.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
@@ -126,6 +111,6 @@ describe('HttpAgent with interrupts of an ended or expired execution', () => {
     expect(typesOf(cancelled.events)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
     expect(cancelled.events.at(-1)).toMatchObject({ outcome: { type: 'success' } });
     expect(agent.pendingInterrupts ?? []).toEqual([]);
-    expect(await answersTo(upstream, session.taskId)).toHaveLength(sentBefore);
+    expect(await answersTo(gateway.upstream, session.taskId)).toHaveLength(sentBefore);
   });
 });

@@ -1,23 +1,20 @@
 import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent } from '@ag-ui/core';
 import * as os from 'node:os';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 /**
  * The client users use, against the running service on its embedded demo agent: two runs on one thread,
  * the second resending the whole conversation (with the assistant's answer) as HttpAgent does.
  */
 describe('HttpAgent end to end', () => {
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    gateway = await startGateway({
+  const gateway = useGateway({
+    env: {
       IAC_CODE_AGUI_UPSTREAM: 'demo',
       IAC_CODE_AGUI_AUTH_TOKEN: 'e2e-token',
       IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-    });
+    },
   });
-  afterAll(() => gateway?.close());
 
   it.each([{ path: '' }, { path: 'invocations' }])(
     'runs two turns on one thread via /$path',

@@ -2,23 +2,20 @@ import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent, Interrupt } from '@ag-ui/core';
 import * as os from 'node:os';
 import { expectConformantEvents } from '../support/agui-conformance';
-import { startGateway, type RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 /**
  * The whole human-in-the-loop round trip with the client users use: HttpAgent keeps the interrupts of the
  * first run in `pendingInterrupts`, refuses a new run without answers, and sends them with `resume`.
  */
 describe('HttpAgent interrupt → resume end to end', () => {
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    gateway = await startGateway({
+  const gateway = useGateway({
+    env: {
       IAC_CODE_AGUI_UPSTREAM: 'demo',
       IAC_CODE_AGUI_AUTH_TOKEN: 'e2e-token',
       IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-    });
+    },
   });
-  afterAll(() => gateway?.close());
 
   it('answers a permission interrupt and the run completes on the same task', async () => {
     const agent = new HttpAgent({

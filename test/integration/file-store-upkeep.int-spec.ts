@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ErrorCode } from '../../src/common/error-code';
 import { FileThreadStore, type DurableWrite } from '../../src/threads/file-thread-store';
 import { THREAD_STORE } from '../../src/threads/thread-store';
-import { startGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
 
 /** The write a full disk allows: none. */
 const diskFull: DurableWrite = () =>
@@ -14,6 +14,7 @@ const TWO_MINUTES_AGO = new Date(Date.now() - 120_000);
 
 /** The file store's upkeep: readiness that writes, and no leftovers of killed processes. */
 describe('FileThreadStore upkeep', () => {
+  const gateways = useGateway({ startBeforeAll: false, env: { IAC_CODE_AGUI_UPSTREAM: 'demo' } });
   let stateDir: string;
   beforeEach(async () => {
     stateDir = await mkdtemp(join(tmpdir(), 'agui-upkeep-'));
@@ -28,20 +29,14 @@ describe('FileThreadStore upkeep', () => {
   });
 
   it('answers /health/ready 503 on a full state directory', async () => {
-    const gateway = await startGateway(
-      { IAC_CODE_AGUI_UPSTREAM: 'demo', IAC_CODE_AGUI_STATE_DIR: stateDir },
-      (builder) =>
-        builder
-          .overrideProvider(THREAD_STORE)
-          .useValue(new FileThreadStore(stateDir, { writeDurably: diskFull })),
+    const gateway = await gateways.start({ IAC_CODE_AGUI_STATE_DIR: stateDir }, (builder) =>
+      builder
+        .overrideProvider(THREAD_STORE)
+        .useValue(new FileThreadStore(stateDir, { writeDurably: diskFull })),
     );
-    try {
-      const response = await fetch(`${gateway.url}health/ready`);
-      expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ error: { threadStore: { status: 'down' } } });
-    } finally {
-      await gateway.close();
-    }
+    const response = await fetch(`${gateway.url}health/ready`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ error: { threadStore: { status: 'down' } } });
   });
 
   it('removes its own stale temp files at start, and nothing else', async () => {
@@ -60,18 +55,12 @@ describe('FileThreadStore upkeep', () => {
     for (const name of [...stale, ...kept.slice(1), '.thread-f.json.1111111111111111.tmp'])
       await utimes(join(threads, name), TWO_MINUTES_AGO, TWO_MINUTES_AGO);
 
-    const gateway = await startGateway({ IAC_CODE_AGUI_UPSTREAM: 'demo', IAC_CODE_AGUI_STATE_DIR: stateDir });
-    try {
-      expect((await readdir(threads)).sort()).toEqual(
-        [...kept, '.thread-f.json.1111111111111111.tmp'].sort(),
-      );
-      expect(
-        gateway.logs.some(
-          (line) => line.includes('"msg":"removed stale temp files"') && line.includes('"count":2'),
-        ),
-      ).toBe(true);
-    } finally {
-      await gateway.close();
-    }
+    const gateway = await gateways.start({ IAC_CODE_AGUI_STATE_DIR: stateDir });
+    expect((await readdir(threads)).sort()).toEqual([...kept, '.thread-f.json.1111111111111111.tmp'].sort());
+    expect(
+      gateway.logs.some(
+        (line) => line.includes('"msg":"removed stale temp files"') && line.includes('"count":2'),
+      ),
+    ).toBe(true);
   });
 });

@@ -1,25 +1,11 @@
-import { connect } from 'node:net';
 import * as os from 'node:os';
 import { runInput } from '../support/run-input';
 import { parseSse } from '../support/sse-client';
 import { useGateway } from '../support/use-gateway';
+import { rawExchange } from '../support/raw-exchange';
 
 const TOKEN = 'edges-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-
-/** Writes raw bytes on a fresh connection and collects everything the server sends until it closes. */
-async function rawExchange(gatewayUrl: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(gatewayUrl);
-  const socket = connect(Number(port), hostname);
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-  // Resolves on the server closing the connection: a kept-alive socket never gets here (the test times out).
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.on('error', () => undefined); // the server may reset the connection after its answer
-  socket.write(request);
-  await closed;
-  return received;
-}
 
 function expectEnvelope(body: unknown, code: string): void {
   expect(body).toEqual({ error: { code, message: expect.any(String) } });

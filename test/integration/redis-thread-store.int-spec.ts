@@ -6,6 +6,7 @@ import {
   DEFAULT_REDIS_THREAD_STORE_OPTIONS,
   type RedisThreadStoreOptions,
 } from '../../src/threads/redis-thread-store-options';
+import { threadClusterContractCases } from '../../src/testing';
 import { deferred } from '../support/deferred';
 import { startRedisServer, type RunningRedis } from '../support/redis-server';
 import { describeThreadStoreContract, sampleThreadState } from '../support/thread-store.contract';
@@ -51,6 +52,19 @@ describeThreadStoreContract('RedisThreadStore', async () => {
       await raw.hset(redisThreadKeys(keyPrefix, threadId).document, 'document', '{"schemaVersion": 1, trunc');
     },
   };
+});
+
+describe('RedisThreadStore (exported ThreadCluster contract, two replicas)', () => {
+  for (const contractCase of threadClusterContractCases(async () => {
+    const keyPrefix = `cluster${++prefixCount}:`;
+    const replicas = [newStore(keyPrefix), newStore(keyPrefix)] as const;
+    return {
+      replicas,
+      cleanup: async () => undefined,
+      listening: async () => void (await Promise.all(replicas.map((replica) => replica.whenSubscribed()))),
+    };
+  }))
+    it(contractCase.name, contractCase.run);
 });
 
 describe('RedisThreadStore compare-and-set', () => {

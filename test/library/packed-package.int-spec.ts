@@ -1,15 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  renameSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { packLibrary } from '../support/pack-library';
 
 const REPO = path.resolve(__dirname, '../..');
 const NODE = process.execPath;
@@ -63,24 +56,12 @@ describe('the packed package', () => {
   let tarballEntries: string[];
 
   beforeAll(() => {
-    const staging = path.join(work, 'staging');
-    mkdirSync(staging);
-    // The build goes to the staging copy, so the shared checkout's dist/ is not touched.
-    run(
-      NODE,
-      [TSC, '-p', path.join(REPO, 'tsconfig.lib.json'), '--outDir', path.join(staging, 'dist')],
-      REPO,
-    );
-    for (const file of ['package.json', 'README.md'])
-      copyFileSync(path.join(REPO, file), path.join(staging, file));
-    const [packed] = JSON.parse(
-      run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], staging),
-    ) as { filename: string; files: { path: string }[] }[];
-    tarballEntries = packed.files.map((file) => file.path);
+    const packed = packLibrary(work);
+    tarballEntries = packed.files;
 
     const modules = path.join(consumer, 'node_modules');
     mkdirSync(modules, { recursive: true });
-    run('tar', ['-xzf', path.join(work, packed.filename), '-C', modules], work);
+    run('tar', ['-xzf', packed.tarball, '-C', modules], work);
     renameSync(path.join(modules, 'package'), path.join(modules, 'agui-a2a-gateway'));
     for (const entry of readdirSync(path.join(REPO, 'node_modules'))) {
       if (entry === '.bin' || entry.startsWith('.')) continue;
@@ -97,8 +78,17 @@ describe('the packed package', () => {
         'dist/index.js',
         'dist/index.d.ts',
         'dist/gateway/agui-gateway.module.d.ts',
+        'dist/testing/index.js',
+        'dist/testing/index.d.ts',
+        // What the type comments cite, and the licence.
+        'LICENSE',
+        'README.md',
+        'CONTRIBUTING.md',
+        'docs/embedding.md',
+        'docs/behaviour/state.md',
       ]),
     );
+    expect(tarballEntries.filter((entry) => entry.startsWith('docs/') && !entry.endsWith('.md'))).toEqual([]);
     expect(
       tarballEntries.filter((entry) => /\.spec\.|\.ts$/.test(entry) && !entry.endsWith('.d.ts')),
     ).toEqual([]);
@@ -160,5 +150,7 @@ describe('the packed package', () => {
   it('loads at runtime from the package name', () => {
     const probe = `const g = require('agui-a2a-gateway'); console.log(typeof g.AguiGatewayModule.forRoot, g.ErrorCode.THREAD_BUSY);`;
     expect(run(NODE, ['-e', probe], consumer).trim()).toBe('function THREAD_BUSY');
+    const testing = `const t = require('agui-a2a-gateway/testing'); console.log(typeof t.threadStoreContractCases, typeof t.threadClusterContractCases);`;
+    expect(run(NODE, ['-e', testing], consumer).trim()).toBe('function function');
   }, 60_000);
 });

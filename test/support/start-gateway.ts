@@ -77,9 +77,11 @@ export async function startModule(
     bodyParser?: boolean;
     /** The standalone server's limits, applied as main.ts does; a host app keeps its own server's. */
     httpLimits?: HttpLimits;
+    /** What a host sets on its app before listen() (e.g. `app.setGlobalPrefix('api')`). */
+    prepare?: (app: NestExpressApplication) => void;
   } = {},
 ): Promise<RunningGateway> {
-  const { configure = (builder) => builder, bodyParser = false, httpLimits } = options;
+  const { configure = (builder) => builder, bodyParser = false, httpLimits, prepare } = options;
   const logs: string[] = [];
   openLogSinks.add(logs);
   const moduleRef = await configure(
@@ -101,6 +103,7 @@ export async function startModule(
     app.useLogger(app.get(Logger));
     app.useWebSocketAdapter(new GatewayWsAdapter(app));
     if (httpLimits) applyHttpLimits(app.getHttpServer(), httpLimits);
+    prepare?.(app);
     await app.listen(0, '127.0.0.1');
   } catch (error) {
     await close().catch(() => undefined); // the start error is the one worth reporting

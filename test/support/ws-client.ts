@@ -61,18 +61,22 @@ export class WsRunClient {
     });
   }
 
-  /** Why a handshake was refused: the HTTP status and headers of the answer. */
+  /** Why a handshake was refused: the HTTP status, headers and body of the answer. */
   static refusal(
     gatewayUrl: string,
     options: { headers?: Record<string, string>; protocols?: string[] } = {},
-  ): Promise<{ status: number; headers: IncomingMessage['headers'] }> {
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
     const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}ws`, options.protocols ?? [], {
       headers: options.headers ?? {},
     });
     return new Promise((resolve, reject) => {
       socket.once('unexpected-response', (_request, response) => {
-        resolve({ status: response.statusCode ?? 0, headers: response.headers });
-        socket.terminate();
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.once('end', () => {
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+          socket.terminate();
+        });
       });
       socket.once('open', () => reject(new Error('the handshake was accepted')));
       socket.once('error', (error) => (socket.readyState === WebSocket.CLOSED ? undefined : reject(error)));

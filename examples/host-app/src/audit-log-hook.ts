@@ -1,12 +1,13 @@
 import { appendFile } from 'node:fs/promises';
-import type { RunEventHook, RunHookContext, RunOutcomeReport } from '../../../src/index';
+import type { RunEventHook, RunHookContext, RunOutcomeReport } from 'agui-a2a-gateway';
 
-/** One line of the audit log: a run and how it ended. */
+/** One line of the audit log: a run, who ran it, and how it ended. */
 export interface AuditLine {
   readonly threadId: string;
   readonly runId: string;
   readonly executionId: string;
   readonly face: string;
+  readonly principal: string | null;
   readonly outcome: RunOutcomeReport['outcome'];
   readonly errorCode?: string;
   readonly startedAt: string;
@@ -27,6 +28,7 @@ export class AuditLogHook implements RunEventHook {
       runId: run.runId,
       executionId: run.executionId,
       face: run.face,
+      principal: run.principal ?? null,
       outcome: report.outcome,
       ...(report.errorCode !== undefined ? { errorCode: report.errorCode } : {}),
       startedAt: new Date(run.startedAtMs).toISOString(),

@@ -1,8 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AguiGatewayModule, type GatewaySettings } from '../../../src/index';
+import { AguiGatewayModule, type GatewaySettings } from 'agui-a2a-gateway';
 import { AuditLogHook } from './audit-log-hook';
 import { EchoController } from './echo.controller';
-import { HeaderIdentityAuthenticator } from './header-identity-authenticator';
+import { IngressIdentityAuthenticator } from './ingress-identity-authenticator';
 
 /** Where the AG-UI routes live in this host: `POST /agents/iac`, `GET /agents/iac/health`, … */
 export const AGENT_ROUTE_PREFIX = '/agents/iac';
@@ -14,7 +14,7 @@ export interface HostAppOptions extends GatewaySettings {
 
 /**
  * A platform team's Nest application: its own routes, plus the AG-UI gateway mounted under a prefix with
- * the team's authentication and an audit hook (README "Extending").
+ * the team's authentication and an audit hook (docs/embedding.md).
  */
 @Module({})
 export class HostAppModule {
@@ -24,9 +24,10 @@ export class HostAppModule {
       imports: [
         AguiGatewayModule.forRoot({
           routePrefix: AGENT_ROUTE_PREFIX,
+          webSocket: { path: `${AGENT_ROUTE_PREFIX}/ws` },
           environment: options.environment,
           config: options.config,
-          authenticator: { useClass: HeaderIdentityAuthenticator },
+          authenticator: { useClass: IngressIdentityAuthenticator },
           eventHooks: [{ useValue: new AuditLogHook(options.auditLogPath) }],
         }),
       ],

@@ -85,6 +85,7 @@ export class IacCodeProcess {
     this.logger.log(`Starting managed iac-code a2a pid=${child.pid} url=${url}`);
     await this.waitUntilHealthy(url);
     this.baseUrl = url;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- `exited` never rejects (it resolves on exit and on a spawn error); this only logs an unexpected exit
     void this.exited.then((exit) => {
       if (!this.isStopping) {
         this.logger.error(`Managed iac-code a2a exited unexpectedly code=${exit.code} signal=${exit.signal}`);
@@ -115,6 +116,7 @@ export class IacCodeProcess {
     const timeoutMs = this.options.readinessTimeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     let exit: ChildExit | undefined;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- `exited` never rejects; this only notes the exit for the readiness loop below
     void this.exited?.then((value) => (exit = value));
     while (!deadline.aborted) {
       if (await this.isHealthy(url)) return;

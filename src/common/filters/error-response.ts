@@ -31,7 +31,7 @@ export function toErrorResponse(
     return {
       status: HTTP_STATUS_BY_CODE[error.code],
       code: error.code,
-      message: catalogue.render(error.messageKey, language),
+      message: error.text ?? catalogue.render(error.messageKey, language),
     };
   }
   if (error instanceof HttpException && error.getStatus() === 404) {

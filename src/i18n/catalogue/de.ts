@@ -12,6 +12,7 @@ export const DE: Record<MessageKey, string> = {
   notAnObject: 'RunAgentInput muss ein JSON-Objekt sein.',
   invalidEnvelope: 'Ungültiger AG-UI-RunAgentInput-Umschlag.',
   invalidForwardedProps: 'Ungültige weitergeleitete iac-code-Eigenschaften.',
+  userIdNotPrincipal: 'forwardedProps.iacCode.userId muss der authentifizierte Aufrufer sein.',
   cancelTooLarge: 'Der Text der Abbruchanfrage ist zu groß.',
   cancelInvalidJson: 'Der Text der Abbruchanfrage ist kein gültiges JSON.',
   cancelNotAnObject: 'Die Abbruchanfrage muss ein JSON-Objekt sein.',

@@ -13,6 +13,7 @@ export const EN = {
   notAnObject: 'RunAgentInput must be a JSON object.',
   invalidEnvelope: 'Invalid AG-UI RunAgentInput envelope.',
   invalidForwardedProps: 'Invalid iac-code forwarded properties.',
+  userIdNotPrincipal: 'forwardedProps.iacCode.userId must be the authenticated caller.',
   cancelTooLarge: 'The cancel request body is too large.',
   cancelInvalidJson: 'The cancel request body is not valid JSON.',
   cancelNotAnObject: 'The cancel request must be a JSON object.',

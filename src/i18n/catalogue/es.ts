@@ -12,6 +12,7 @@ export const ES: Record<MessageKey, string> = {
   notAnObject: 'RunAgentInput debe ser un objeto JSON.',
   invalidEnvelope: 'El sobre RunAgentInput de AG-UI no es válido.',
   invalidForwardedProps: 'Las propiedades reenviadas de iac-code no son válidas.',
+  userIdNotPrincipal: 'forwardedProps.iacCode.userId debe ser el llamante autenticado.',
   cancelTooLarge: 'El cuerpo de la solicitud de cancelación es demasiado grande.',
   cancelInvalidJson: 'El cuerpo de la solicitud de cancelación no es JSON válido.',
   cancelNotAnObject: 'La solicitud de cancelación debe ser un objeto JSON.',

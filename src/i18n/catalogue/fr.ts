@@ -12,6 +12,7 @@ export const FR: Record<MessageKey, string> = {
   notAnObject: 'RunAgentInput doit être un objet JSON.',
   invalidEnvelope: "L'enveloppe RunAgentInput AG-UI n'est pas valide.",
   invalidForwardedProps: 'Les propriétés transmises à iac-code ne sont pas valides.',
+  userIdNotPrincipal: 'forwardedProps.iacCode.userId doit être l’appelant authentifié.',
   cancelTooLarge: "Le corps de la requête d'annulation est trop volumineux.",
   cancelInvalidJson: "Le corps de la requête d'annulation n'est pas un JSON valide.",
   cancelNotAnObject: "La requête d'annulation doit être un objet JSON.",

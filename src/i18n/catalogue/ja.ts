@@ -12,6 +12,7 @@ export const JA: Record<MessageKey, string> = {
   notAnObject: 'RunAgentInput は JSON オブジェクトである必要があります。',
   invalidEnvelope: 'AG-UI RunAgentInput のエンベロープが無効です。',
   invalidForwardedProps: 'iac-code の転送プロパティが無効です。',
+  userIdNotPrincipal: 'forwardedProps.iacCode.userId は認証された呼び出し元と一致する必要があります。',
   cancelTooLarge: 'キャンセルリクエストの本文が大きすぎます。',
   cancelInvalidJson: 'キャンセルリクエストの本文が有効な JSON ではありません。',
   cancelNotAnObject: 'キャンセルリクエストは JSON オブジェクトである必要があります。',

@@ -12,6 +12,7 @@ export const PT: Record<MessageKey, string> = {
   notAnObject: 'RunAgentInput deve ser um objeto JSON.',
   invalidEnvelope: 'O envelope RunAgentInput do AG-UI é inválido.',
   invalidForwardedProps: 'As propriedades encaminhadas do iac-code são inválidas.',
+  userIdNotPrincipal: 'forwardedProps.iacCode.userId deve ser o chamador autenticado.',
   cancelTooLarge: 'O corpo da solicitação de cancelamento é grande demais.',
   cancelInvalidJson: 'O corpo da solicitação de cancelamento não é um JSON válido.',
   cancelNotAnObject: 'A solicitação de cancelamento deve ser um objeto JSON.',

@@ -12,6 +12,7 @@ export const ZH: Record<MessageKey, string> = {
   notAnObject: 'RunAgentInput 必须是 JSON 对象。',
   invalidEnvelope: 'AG-UI RunAgentInput 请求结构无效。',
   invalidForwardedProps: 'iac-code 转发属性无效。',
+  userIdNotPrincipal: 'forwardedProps.iacCode.userId 必须是已认证的调用方。',
   cancelTooLarge: '取消请求的请求体过大。',
   cancelInvalidJson: '取消请求的请求体不是有效的 JSON。',
   cancelNotAnObject: '取消请求必须是 JSON 对象。',

@@ -12,7 +12,14 @@ export class FrameStream implements AsyncIterable<A2aFrame> {
   /** Frames the reader has taken so far. */
   taken = 0;
 
-  constructor(private readonly signal?: AbortSignal) {
+  /**
+   * `endsOnAbort`: an abort ends the stream normally instead of failing it, as an upstream may close its
+   * side cleanly when the run stops reading.
+   */
+  constructor(
+    private readonly signal?: AbortSignal,
+    private readonly endsOnAbort = false,
+  ) {
     signal?.addEventListener('abort', () => this.wake?.(), { once: true });
   }
 
@@ -37,7 +44,10 @@ export class FrameStream implements AsyncIterable<A2aFrame> {
 
   async *[Symbol.asyncIterator](): AsyncIterator<A2aFrame> {
     for (;;) {
-      if (this.signal?.aborted) throw new DOMException('This operation was aborted', 'AbortError');
+      if (this.signal?.aborted) {
+        if (this.endsOnAbort) return;
+        throw new DOMException('This operation was aborted', 'AbortError');
+      }
       const frame = this.frames.shift();
       if (frame) {
         this.taken++;
@@ -54,11 +64,17 @@ export class FrameStream implements AsyncIterable<A2aFrame> {
 /**
  * A ScriptedA2aGateway whose SendStreamingMessage and SubscribeToTask streams the test drives (each call
  * opens a FrameStream, in `streams`), whose CancelTask can be held open (`holdCancels`), and whose GetTask
- * answers `taskSnapshot`.
+ * answers `taskSnapshot`. Every call is recorded in `calls`, in order; SendMessage answers are recorded in
+ * `sideMessages`; `sessionRestorable = false` makes ensure-restored answer 404; `streamsEndOnAbort` makes
+ * the streams opened from then on end normally when the run aborts.
  */
 export class DrivenA2aGateway extends ScriptedA2aGateway {
   readonly streams: FrameStream[] = [];
+  readonly calls: string[] = [];
+  readonly sideMessages: A2aOutgoingMessage[] = [];
   taskSnapshot?: A2aFrame;
+  sessionRestorable = true;
+  streamsEndOnAbort = false;
   private heldCancel?: Promise<void>;
   private releaseCancels?: () => void;
   private opened?: () => void;
@@ -67,17 +83,31 @@ export class DrivenA2aGateway extends ScriptedA2aGateway {
     message: A2aOutgoingMessage,
     signal?: AbortSignal,
   ): AsyncIterable<A2aFrame> {
+    this.calls.push('SendStreamingMessage');
     this.sentMessages.push(message);
     yield* this.open(signal);
   }
 
   /** `(taskId, signal)`, as A2aGateway declares it. */
   override async *subscribeToTask(...args: unknown[]): AsyncIterable<A2aFrame> {
+    this.calls.push('SubscribeToTask');
     yield* this.open(args[1] as AbortSignal | undefined);
   }
 
   override async getTask(taskId: string): Promise<A2aFrame> {
+    this.calls.push('GetTask');
     return this.taskSnapshot ?? super.getTask(taskId);
+  }
+
+  override async sendMessage(message: A2aOutgoingMessage): Promise<A2aFrame> {
+    this.calls.push('SendMessage');
+    this.sideMessages.push(message);
+    return { task: { id: message.taskId ?? 'task-1', status: { state: 'TASK_STATE_WORKING' } } };
+  }
+
+  override async ensureSessionRestored(): Promise<boolean> {
+    this.calls.push('ensure-restored');
+    return this.sessionRestorable;
   }
 
   /** CancelTask calls are recorded at once but answer only after `releaseCancels()`. */
@@ -87,6 +117,7 @@ export class DrivenA2aGateway extends ScriptedA2aGateway {
   }
 
   override async cancelTask(taskId: string): Promise<void> {
+    this.calls.push('CancelTask');
     const answered = super.cancelTask(taskId);
     await this.heldCancel;
     return answered;
@@ -99,7 +130,7 @@ export class DrivenA2aGateway extends ScriptedA2aGateway {
   }
 
   private open(signal?: AbortSignal): FrameStream {
-    const stream = new FrameStream(signal);
+    const stream = new FrameStream(signal, this.streamsEndOnAbort);
     this.streams.push(stream);
     this.opened?.();
     return stream;

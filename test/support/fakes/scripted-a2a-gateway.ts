@@ -55,7 +55,7 @@ export class ScriptedA2aGateway implements A2aGateway {
     // Nothing to replay: the scripted turns never stay open.
   }
 
-  async sendMessage(): Promise<A2aFrame> {
+  async sendMessage(_message?: A2aOutgoingMessage): Promise<A2aFrame> {
     return { message: { messageId: 'scripted', role: 'ROLE_AGENT', parts: [] } };
   }
 

@@ -1,0 +1,224 @@
+import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
+import { permissionInput, questionInput } from '../../demo-kernel/kernel-inputs';
+import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
+import { expectConformantEvents } from '../../../test/support/agui-conformance';
+import { THREAD, kernelIds, lastEvent, parkedAt, startEngineRun } from '../../../test/support/engine-run';
+import { FakeClock } from '../../../test/support/fakes/fake-clock';
+import { END_REASON_EXPIRED } from '../../threads/thread-state';
+import type { A2aFrame } from '../../wire/a2a-wire';
+
+const permission = (ids: ReturnType<typeof kernelIds>) => permissionInput(ids, shellPermissionSpec('tool-1'));
+const question = (ids: ReturnType<typeof kernelIds>) =>
+  questionInput(ids, {
+    inputId: 'question-1',
+    toolUseId: 'tool-q',
+    prompt: 'Which plan?',
+    options: QUESTION_OPTIONS,
+  });
+
+type Parked = Awaited<ReturnType<typeof parkedAt>>;
+
+/**
+ * Run 2 of the parked thread, answering with `resume`; GetTask answers `snapshot` (the task still waiting,
+ * unless told; `null`: the fake's own answer).
+ */
+async function resumeRun(parked: Parked, resume: unknown[], snapshot: A2aFrame | null = parked.waiting) {
+  parked.gateway.taskSnapshot = snapshot ?? undefined;
+  const callsBefore = parked.gateway.calls.length;
+  const second = await startEngineRun({
+    runId: 'run-2',
+    resume,
+    store: parked.store,
+    registry: parked.registry,
+    gateway: parked.gateway,
+    clock: parked.clock,
+  });
+  /** The kernel calls of the resume alone. */
+  const calls = () => parked.gateway.calls.slice(callsBefore);
+  return { ...second, calls, ids: parked.ids, interruptId: parked.interruptId };
+}
+
+const allow = (interruptId: string) => [
+  { interruptId, status: 'resolved', payload: { decision: 'allow_once' } },
+];
+const giveUp = (interruptId: string) => [{ interruptId, status: 'cancelled' }];
+
+describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
+  it('lost execution: nothing pending refuses the answer EXECUTION_LOST without asking A2A anything', async () => {
+    const first = await startEngineRun();
+    const ids = kernelIds(first.admitted.contextId);
+    const stream = await first.gateway.stream();
+    stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Done.'));
+    stream.end();
+    await first.delivered;
+    const { sink, delivered, calls } = await resumeRun(
+      { ...first, ids, interruptId: 'permission-1', input: permission(ids), waiting: { task: {} } },
+      allow('permission-1'),
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_LOST' });
+    expect(calls()).toEqual([]);
+  });
+
+  it('expiry: an expired interrupt is refused EXECUTION_EXPIRED before any call, its task cancelled and pending cleared (docs/behaviour/interrupts.md#expiry)', async () => {
+    const clock = new FakeClock();
+    const parked = await parkedAt(permission, { clock, interruptTtlSeconds: 60 });
+    clock.advance(61_000);
+    const { sink, delivered, calls, stored, gateway } = await resumeRun(parked, allow(parked.interruptId));
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_EXPIRED' });
+    expect(calls()).toEqual(['CancelTask']);
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    const state = await stored();
+    expect(state.execution.pending).toEqual({});
+    expect(state.execution.endReason).toBe(END_REASON_EXPIRED);
+  });
+
+  it('session restore: a session the kernel cannot restore refuses EXECUTION_LOST and keeps the interrupt, before GetTask', async () => {
+    const parked = await parkedAt(permission);
+    parked.gateway.sessionRestorable = false;
+    const { sink, delivered, calls, stored, interruptId } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_LOST' });
+    expect(calls()).toEqual(['ensure-restored']);
+    expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
+  });
+
+  it('forgotten execution: a task the kernel no longer knows ends a give-up resume with RUN_FINISHED and nothing pending', async () => {
+    const parked = await parkedAt(permission);
+    parked.gateway.forgetTasks();
+    const { sink, delivered, calls, stored, admitted } = await resumeRun(
+      parked,
+      giveUp(parked.interruptId),
+      null,
+    );
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    const state = await stored();
+    expect(state.execution.pending).toEqual({});
+    expect(state.terminalExecutionIds).toContain(admitted.execution.executionId);
+  });
+
+  it('taken by the kernel: an answer already in the task history is recorded, not sent again, and ends RESUME_ALREADY_APPLIED', async () => {
+    const parked = await parkedAt(permission);
+    const task = parked.waiting.task as Record<string, unknown>;
+    const history = [
+      {
+        role: 'ROLE_USER',
+        parts: [{ data: { kind: 'permission', inputId: parked.interruptId, decision: 'allow_once' } }],
+      },
+    ];
+    const { sink, delivered, calls, stored, interruptId } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+      {
+        task: { ...task, history },
+      },
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    const state = await stored();
+    expect(state.execution.pending).toEqual({});
+    expect(state.appliedResumeDigests.map((d) => d.interruptId)).toEqual([interruptId]);
+  });
+
+  it('reconcile: a task that finished meanwhile replaces the pending set, durably, before the refusal', async () => {
+    const parked = await parkedAt(permission);
+    const finished = {
+      task: { id: 'task-1', contextId: parked.ids.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
+    };
+    const { sink, delivered, calls, stored } = await resumeRun(parked, allow(parked.interruptId), finished);
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('cancel: a cancelled question cancels the execution (awaited CancelTask) and ends RUN_ERROR CANCELLED (docs/behaviour/interrupts.md#forwarding-answers)', async () => {
+    const parked = await parkedAt(question);
+    const { sink, delivered, calls, stored, gateway } = await resumeRun(parked, giveUp(parked.interruptId));
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'CancelTask']);
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('continue after a boundary: an answer stream that stops before the end of the turn is followed by SubscribeToTask (docs/behaviour/interrupts.md#continuation)', async () => {
+    const parked = await parkedAt(question);
+    const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, [
+      { interruptId: parked.interruptId, status: 'resolved', payload: { selectedId: 'plan-b' } },
+    ]);
+    const answer = await gateway.stream(1);
+    answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED'));
+    answer.end();
+    const subscribed = await gateway.stream(2);
+    subscribed.push(textDeltaFrame(ids, 'Plan B it is.'), ...endOfTurnFrames(ids, 'Plan B it is.'));
+    subscribed.end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendStreamingMessage', 'SubscribeToTask']);
+    expect(sink.events).toContainEqual(
+      expect.objectContaining({ type: 'TEXT_MESSAGE_CONTENT', delta: 'Plan B it is.' }),
+    );
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('snapshot then subscribe: sideband answers go by SendMessage, then GetTask, then SubscribeToTask, and the answered wait is not raised again', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const { sink, delivered, calls, gateway, ids, stored } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+    );
+    const subscribed = await gateway.stream(1);
+    subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+    subscribed.end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendMessage', 'GetTask', 'SubscribeToTask']);
+    expect(gateway.sideMessages).toHaveLength(1);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect((await stored()).execution.pending).toEqual({});
+  });
+
+  describe('and the run around it (docs/architecture.md#a-run)', () => {
+    /** Run 2 allows the permission run 1 ended at; the task still waits for it. */
+    const allowingPermission = async () => {
+      const parked = await parkedAt(permission);
+      return resumeRun(parked, allow(parked.interruptId));
+    };
+
+    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
+      const { gateway, sink, registry, delivered, admitted, stored, ids } = await allowingPermission();
+      const stream = await gateway.stream(1);
+      stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), textDeltaFrame(ids, 'Running it'));
+      await sink.written(3);
+      // The answer was accepted with the first frame: it is recorded, no longer pending.
+      expect((await stored()).execution.pending).toEqual({});
+      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      await expectConformantEvents(sink.events);
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+    });
+
+    it('keeps the interrupt and cancels nothing when its client leaves before the answer is accepted (docs/behaviour/cancel.md#client-disconnect)', async () => {
+      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } =
+        await allowingPermission();
+      const stream = await gateway.stream(1);
+      delivery.leave();
+      expect(execution.currentPhase).toBe('left');
+      await delivered;
+      expect(stream.isAborted).toBe(true);
+      expect(gateway.cancelledTaskIds).toEqual([]);
+      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
+      expect(await isBusy()).toBe(false);
+    });
+  });
+});
