@@ -17,6 +17,8 @@ export enum ErrorCode {
   EXECUTION_LOST = 'EXECUTION_LOST',
   STATE_UNAVAILABLE = 'STATE_UNAVAILABLE',
   SERVICE_DRAINING = 'SERVICE_DRAINING',
+  /** The process-wide budget of request bodies in flight is spent: retry shortly. */
+  SERVER_BUSY = 'SERVER_BUSY',
   EXECUTION_NOT_FOUND = 'EXECUTION_NOT_FOUND',
   A2A_UNAVAILABLE = 'A2A_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
@@ -58,6 +60,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.EXECUTION_LOST]: 409,
   [ErrorCode.STATE_UNAVAILABLE]: 503,
   [ErrorCode.SERVICE_DRAINING]: 503,
+  [ErrorCode.SERVER_BUSY]: 503,
   [ErrorCode.EXECUTION_NOT_FOUND]: 404,
   [ErrorCode.A2A_UNAVAILABLE]: 502,
   [ErrorCode.INTERNAL_ERROR]: 500,

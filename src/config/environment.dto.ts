@@ -39,6 +39,20 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_MANAGED_START_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000) IAC_CODE_AGUI_THREAD_CACHE_SIZE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) IAC_CODE_AGUI_WS_MISSED_PONGS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(65_536)
+  @Max(2 ** 40)
+  IAC_CODE_AGUI_THREAD_CACHE_BYTES?: number;
+  /** At least one body of the largest size (12 MiB). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(12 * 1024 * 1024)
+  @Max(2 ** 40)
+  IAC_CODE_AGUI_BODY_BUDGET_BYTES?: number;
   @IsOptional()
   @Transform(toNumber)
   @Min(0.001)

@@ -263,6 +263,27 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: '0',
   },
   {
+    variable: 'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
+    read: (c) => c.bodyBudgetBytes,
+    byDefault: 67108864,
+    valid: ['16777216', 16777216],
+    invalid: '1048576',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_WS_MISSED_PONGS',
+    read: (c) => c.wsMissedPongLimit,
+    byDefault: 2,
+    valid: ['5', 5],
+    invalid: '0',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
+    read: (c) => c.threadCacheBytes,
+    byDefault: 33554432,
+    valid: ['1048576', 1048576],
+    invalid: '1024',
+  },
+  {
     variable: 'IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS',
     read: (c) => c.http.headersTimeoutMs,
     byDefault: 20000,
@@ -358,7 +379,7 @@ describe('loadConfig: every setting', () => {
 describe('loadConfig: rules across settings', () => {
   it.each(['0', '-5', '3601', 'soon', ''])('refuses a managed start bound of %j', (value) => {
     const load = () => loadConfig({ IAC_CODE_AGUI_MANAGED_START_SECONDS: value }, HOST);
-    expect(load).toThrow(/IAC_CODE_AGUI_MANAGED_START_SECONDS=/);
+    expect(load).toThrow(/IAC_CODE_AGUI_MANAGED_START_SECONDS: /);
   });
 
   it('refuses a remote A2A URL unless remote kernels are allowed', () => {
@@ -405,7 +426,7 @@ describe('loadConfig: rules across settings', () => {
 
   it('reports every invalid variable at once', () => {
     const load = () => loadConfig({ IAC_CODE_AGUI_PORT: 'x', IAC_CODE_AGUI_LOG_FORMAT: 'xml' }, HOST);
-    expect(load).toThrow(/IAC_CODE_AGUI_PORT=.*\n.*IAC_CODE_AGUI_LOG_FORMAT=/);
+    expect(load).toThrow(/IAC_CODE_AGUI_PORT: .*\n.*IAC_CODE_AGUI_LOG_FORMAT: /);
   });
 
   it('freezes the configuration', () => {

@@ -39,10 +39,19 @@ export class WsRunClient {
   /** Connects to `<gateway url>ws` (plus `query`), resolving once the handshake succeeded. */
   static open(
     gatewayUrl: string,
-    options: { query?: string; headers?: Record<string, string>; protocols?: string[] } = {},
+    options: {
+      query?: string;
+      headers?: Record<string, string>;
+      protocols?: string[];
+      /** `false`: a peer that never answers the gateway's pings (a dead network path). */
+      autoPong?: boolean;
+    } = {},
   ): Promise<WsRunClient> {
     const url = `${gatewayUrl.replace(/^http/, 'ws')}ws${options.query ? `?${options.query}` : ''}`;
-    const clientOptions: ClientOptions = { headers: options.headers ?? {} };
+    const clientOptions: ClientOptions = {
+      headers: options.headers ?? {},
+      autoPong: options.autoPong ?? true,
+    };
     const socket = new WebSocket(url, options.protocols ?? [], clientOptions);
     return new Promise((resolve, reject) => {
       let upgrade: IncomingMessage | undefined;
