@@ -83,14 +83,15 @@ COPY package.json ./
 RUN mkdir -p /var/lib/agui /workspace && chown 1000:1000 /var/lib/agui /workspace && chmod 0700 /var/lib/agui
 VOLUME ["/var/lib/agui"]
 # Node's compile cache (V8 code cache of every module loaded at start), warmed here by loading the app's modules
-# as the runtime user (Node keeps one cache per user id), then made read-only like the code it caches: a start
-# reads it and writes nothing. Measured figures: docs/benchmarks.md.
+# as the runtime user (Node keeps one cache per user id), then made root-owned and read-only like the code it
+# caches, yet readable by everyone (Node writes its entries 0600: left so, the runtime user could read none of
+# them): a start reads it and writes nothing. Measured figures: docs/benchmarks.md.
 ENV NODE_COMPILE_CACHE=/app/.node-compile-cache
 RUN mkdir "$NODE_COMPILE_CACHE" && chown 1000:1000 "$NODE_COMPILE_CACHE"
 USER 1000:1000
 RUN node -e "require('./dist/app.module')"
 USER root
-RUN chown -R root:root "$NODE_COMPILE_CACHE" && chmod -R a-w "$NODE_COMPILE_CACHE"
+RUN chown -R root:root "$NODE_COMPILE_CACHE" && chmod -R a+rX,a-w "$NODE_COMPILE_CACHE"
 USER 1000:1000
 EXPOSE 8080
 # Node itself checks /ping (AgentCore's health route): the slim image has no curl.
@@ -113,13 +114,17 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 # Exactly the locked set (`iac-code[a2a]` and an a2a-sdk it starts with), every file checked against its hash and
 # nothing resolved at build time; a pinned pip first (Debian's pip 23 builds sdists with the legacy
-# `setup.py install`). kernel/check-venv.sh then fails the build unless `iac-code a2a` can start.
+# `setup.py install`). kernel/check-venv.sh then fails the build unless `iac-code a2a` can start. pip and
+# setuptools (the venv's own, not in the lock) are removed after the check: nothing runs them at run time, and the
+# check runs again without them.
 RUN --mount=type=cache,target=/root/.cache/pip \
     --mount=type=bind,source=kernel,target=/tmp/kernel \
     python3 -m venv /opt/iac-code \
  && /opt/iac-code/bin/pip install --disable-pip-version-check --upgrade pip==26.3 \
  && /opt/iac-code/bin/pip install --disable-pip-version-check --require-hashes --no-deps \
       -r /tmp/kernel/requirements.txt \
+ && /tmp/kernel/check-venv.sh /opt/iac-code \
+ && /opt/iac-code/bin/python -m pip uninstall --disable-pip-version-check --yes pip setuptools \
  && /tmp/kernel/check-venv.sh /opt/iac-code
 
 # ---- agentcore: gateway + kernel, one container listening on 0.0.0.0:8080 (AgentCore's contract).

@@ -2,11 +2,13 @@
  * Measures the hostile-input figures against the production build (`npm run build` first):
  * - the answer time of a 32,000-component `cwd` and of a 4 MiB `runId` (400 expected), and RSS after them;
  * - a 250-character lower-case `threadId` runs normally (its state file stem is hashed);
- * - RSS of `node dist/main.js` at start, after N fuzzed bodies (default 100,000) and after idling.
+ * - RSS of `node dist/main.js` at start, its peak during N hostile bodies (default 100,000) from 10 concurrent
+ *   clients on all four surfaces (support/hostile-requests.ts), and after idling (90 s by default); with
+ *   FUZZ_FORCE_GC=1 the V8 heap used after a forced full GC, to compare with a fresh process's.
  * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
  * embedded demo kernel keeps every task it ran in memory).
- * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency]`; FUZZ_IDLE_SECONDS sets
- * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
+ * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency] [seed]`; FUZZ_IDLE_SECONDS sets
+ * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE / _BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
  * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
  * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
  * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
@@ -16,23 +18,27 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import fc from 'fast-check';
+import { WebSocket } from 'ws';
 import { findFreeLoopbackPort } from '../src/a2a/managed/free-loopback-port';
-import { rawRunRequestArbitrary } from '../test/support/fuzz-inputs';
 import { startKernelUpstream } from '../test/support/start-kernel-upstream';
+import { mulberry32 } from '../test/support/mulberry32';
+import { HostileRequests, type HostileRequest } from './support/hostile-requests';
 import { snapshotGatewayBuild } from './support/bench-processes';
 import { formatBreakdown, memoryBreakdown } from './support/memory-breakdown';
 
 const REPO_ROOT = path.join(__dirname, '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
-const CONCURRENCY = Number(process.argv[3] ?? 32);
+const CONCURRENCY = Number(process.argv[3] ?? 10);
+const SEED = Number(process.argv[4] ?? 7);
 /** How long the service is left idle after the fuzzing, with RSS read every IDLE_SAMPLE_MS. */
-const IDLE_MS = Number(process.env.FUZZ_IDLE_SECONDS ?? 60) * 1000;
+const IDLE_MS = Number(process.env.FUZZ_IDLE_SECONDS ?? 90) * 1000;
 const IDLE_SAMPLE_MS = 10_000;
 
 /** Settings of the service's process (not of the gateway) a run may vary; passed on only when set. */
 const PASSED_THROUGH = [
   'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
+  'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
+  'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
   'NODE_OPTIONS',
   'MALLOC_ARENA_MAX',
   'MALLOC_TRIM_THRESHOLD_',
@@ -83,9 +89,9 @@ async function main(): Promise<void> {
       if (status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const post = async (body: string, contentType = 'application/json') => {
+    const post = async (body: string | Buffer, contentType = 'application/json', route = '') => {
       const started = performance.now();
-      const response = await fetch(url, {
+      const response = await fetch(`${url}${route}`, {
         method: 'POST',
         headers: { 'content-type': contentType, accept: 'text/event-stream' },
         body,
@@ -127,18 +133,60 @@ async function main(): Promise<void> {
         `state files ${readdirSync(path.join(stateDir, 'threads')).join(', ')}`,
     );
 
-    const statuses = new Map<number, number>();
+    const statuses = new Map<string, number>();
+    const count = (key: string) => statuses.set(key, (statuses.get(key) ?? 0) + 1);
     let sent = 0;
-    const worker = async (seed: number) => {
-      while (sent < COUNT) {
-        const batch = fc.sample(rawRunRequestArbitrary(root), { numRuns: 50, seed: seed * 1_000_003 + sent });
-        for (const { body, contentType } of batch) {
-          if (sent >= COUNT) return;
-          sent++;
-          const { status } = await post(body, contentType).catch(() => ({ status: 0 }));
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    /** One client: its requests one after another, its /ws messages on a socket of its own. */
+    const worker = async (client: number) => {
+      const requests = new HostileRequests(mulberry32(SEED * 1_000_003 + client), root, client);
+      let socket: WebSocket | undefined;
+      const overWs = async (request: HostileRequest): Promise<string> => {
+        if (!socket || socket.readyState !== WebSocket.OPEN) {
+          const opening = new WebSocket(`${url.replace(/^http/, 'ws')}ws`);
+          await new Promise<void>((resolve, reject) => {
+            opening.once('open', () => resolve());
+            opening.once('error', reject);
+          });
+          socket = opening;
         }
+        const open = socket;
+        return new Promise<string>((resolve) => {
+          const onMessage = (data: Buffer) => {
+            const type = /"type":"(RUN_FINISHED|RUN_ERROR)"/.exec(data.toString('utf8'))?.[1];
+            if (type) done(`ws ${type}`);
+          };
+          const onClose = (code: number) => done(`ws close ${code}`);
+          const done = (outcome: string) => {
+            open.off('message', onMessage);
+            open.off('close', onClose);
+            resolve(outcome);
+          };
+          open.on('message', onMessage);
+          open.on('close', onClose);
+          open.send(request.body, { binary: false }, (error) => (error ? done('ws send failed') : undefined));
+        });
+      };
+      while (sent < COUNT) {
+        sent++;
+        const request = requests.next();
+        const outcome =
+          request.surface === 'ws'
+            ? await overWs(request).catch(() => 'ws failed')
+            : await post(
+                request.body,
+                'application/json',
+                request.surface === 'invocations'
+                  ? 'invocations'
+                  : request.surface === 'cancel'
+                    ? `extensions/iac-code/v1/executions/exec-${sent}/cancel`
+                    : '',
+              ).then(
+                ({ status }) => `${request.surface} ${status}`,
+                () => `${request.surface} failed`,
+              );
+        count(outcome);
       }
+      socket?.close();
     };
     const fuzzStarted = performance.now();
     let peak = 0;
@@ -147,7 +195,7 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     const afterFuzz = rssMb(child.pid!);
     console.log(
-      `${sent} fuzzed bodies in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s, statuses ` +
+      `${sent} hostile bodies from ${CONCURRENCY} clients (seed ${SEED}) in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s, statuses ` +
         `${JSON.stringify(Object.fromEntries([...statuses].sort()))}; RSS peak ${peak.toFixed(1)} MB, right after ${afterFuzz.toFixed(1)} MB`,
     );
     await breakdown('right after');

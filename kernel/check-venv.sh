@@ -7,7 +7,12 @@
 #   kernel/check-venv.sh /opt/iac-code
 set -eu
 venv="${1:?usage: kernel/check-venv.sh <venv>}"
-"$venv/bin/pip" check
+# The dependency check needs pip; the image's venv has none once built (the Dockerfile removes it).
+if [ -x "$venv/bin/pip" ]; then
+  "$venv/bin/pip" check
+else
+  echo "kernel venv $venv: no pip (removed after the build's dependency check)"
+fi
 "$venv/bin/iac-code" a2a --help >/dev/null
 "$venv/bin/python" "$(dirname "$0")/check_imports.py"
 echo "kernel venv $venv: iac-code a2a starts"

@@ -17,7 +17,7 @@ apt_install() {
     $sudo apt-get update
     apt_updated=1
   fi
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
 }
 
 missing=()

@@ -4,6 +4,7 @@ import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { I18nModule } from '../i18n/i18n.module';
 import { ActivityTracker } from './activity-tracker';
+import { BodyBudget } from './body-budget';
 import { CLOCK, SystemClock, type Clock } from './clock';
 import { JsonEnvelopeFilter } from './filters/json-envelope.filter';
 import { SseRunErrorFilter } from './filters/sse-run-error.filter';
@@ -30,7 +31,16 @@ export interface CommonParts {
     SseRunErrorFilter,
     ServiceLifecycle,
     ActivityTracker,
+    BodyBudget,
   ],
-  exports: [ActivityTracker, CLOCK, JsonEnvelopeFilter, SseRunErrorFilter, ServiceLifecycle, I18nModule],
+  exports: [
+    ActivityTracker,
+    BodyBudget,
+    CLOCK,
+    JsonEnvelopeFilter,
+    SseRunErrorFilter,
+    ServiceLifecycle,
+    I18nModule,
+  ],
 })
 export class CommonModule {}

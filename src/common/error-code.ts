@@ -17,6 +17,8 @@ export enum ErrorCode {
   EXECUTION_LOST = 'EXECUTION_LOST',
   STATE_UNAVAILABLE = 'STATE_UNAVAILABLE',
   SERVICE_DRAINING = 'SERVICE_DRAINING',
+  /** The process-wide budget of request bodies in flight is spent: retry shortly. */
+  SERVER_BUSY = 'SERVER_BUSY',
   EXECUTION_NOT_FOUND = 'EXECUTION_NOT_FOUND',
   EVENTS_EXPIRED = 'EVENTS_EXPIRED',
   A2A_UNAVAILABLE = 'A2A_UNAVAILABLE',
@@ -35,6 +37,8 @@ export enum ErrorCode {
   A2A_PROTOCOL_ERROR = 'A2A_PROTOCOL_ERROR',
   A2A_EXECUTION_FAILED = 'A2A_EXECUTION_FAILED',
   CANCELLED = 'CANCELLED',
+  /** Another replica took the thread's lease: this run stopped without acting on the kernel. */
+  THREAD_TAKEN_OVER = 'THREAD_TAKEN_OVER',
 }
 
 /**
@@ -57,6 +61,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.EXECUTION_LOST]: 409,
   [ErrorCode.STATE_UNAVAILABLE]: 503,
   [ErrorCode.SERVICE_DRAINING]: 503,
+  [ErrorCode.SERVER_BUSY]: 503,
   [ErrorCode.EXECUTION_NOT_FOUND]: 404,
   [ErrorCode.EVENTS_EXPIRED]: 410,
   [ErrorCode.A2A_UNAVAILABLE]: 502,
@@ -74,4 +79,5 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.A2A_PROTOCOL_ERROR]: 502,
   [ErrorCode.A2A_EXECUTION_FAILED]: 502,
   [ErrorCode.CANCELLED]: 409,
+  [ErrorCode.THREAD_TAKEN_OVER]: 409,
 };

@@ -59,6 +59,12 @@ export interface AppConfig {
   readonly managedStartTimeoutMs: number;
   /** Idle threads kept in memory (LRU); threads in use are never evicted. */
   readonly threadCacheSize: number;
+  /** Bound on the idle threads' total size (their JSON length), next to the count bound. */
+  readonly threadCacheBytes: number;
+  /** Bytes of request bodies being read at once, process-wide; over it a new body is refused (SERVER_BUSY). */
+  readonly bodyBudgetBytes: number;
+  /** `/ws` heartbeats a peer may leave unanswered before it is closed (1001) and its run left. */
+  readonly wsMissedPongLimit: number;
   /** Limits of the standalone HTTP server (main.ts); `bodyIdleMs` also bounds the routes' own body reads. */
   readonly http: HttpLimits;
   readonly genericClients: boolean;
@@ -88,6 +94,10 @@ export interface AppConfig {
     readonly redisUrl?: string;
     readonly keyPrefix: string;
     readonly tls: boolean;
+    /** IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS in ms; unset = the Redis store's default (15 s). */
+    readonly leaseTtlMs?: number;
+    /** IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE: start on a Redis without AOF or with an evicting policy. */
+    readonly allowVolatile: boolean;
   };
   /** Request body caps (docs/behaviour/http.md#request-checks and docs/behaviour/cancel.md#cancel-route). */
   readonly maxRequestBytes: number;

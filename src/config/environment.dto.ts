@@ -39,6 +39,20 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_MANAGED_START_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000) IAC_CODE_AGUI_THREAD_CACHE_SIZE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) IAC_CODE_AGUI_WS_MISSED_PONGS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(65_536)
+  @Max(2 ** 40)
+  IAC_CODE_AGUI_THREAD_CACHE_BYTES?: number;
+  /** At least one body of the largest size (12 MiB). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(12 * 1024 * 1024)
+  @Max(2 ** 40)
+  IAC_CODE_AGUI_BODY_BUDGET_BYTES?: number;
   @IsOptional()
   @Transform(toNumber)
   @Min(0.001)
@@ -79,6 +93,8 @@ export class EnvironmentDto {
   @IsOptional() @IsString() IAC_CODE_AGUI_REDIS_URL?: string;
   @IsOptional() @IsString() IAC_CODE_AGUI_REDIS_KEY_PREFIX?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_REDIS_TLS?: boolean;
+  @IsOptional() @Transform(toNumber) @Min(0.3) @Max(3600) IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS?: number;
+  @IsOptional() @Transform(toBool) @IsBoolean() IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE?: boolean;
   /** Checked entry by entry in `parseCorsOrigins`. */
   @IsOptional() @IsString() IAC_CODE_AGUI_CORS_ORIGINS?: string;
 }

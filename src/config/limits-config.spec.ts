@@ -6,6 +6,7 @@ describe('loadConfig: memory and HTTP server limits', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({}, HOST);
     expect(config.threadCacheSize).toBe(10_000);
+    expect(config.threadCacheBytes).toBe(32 * 1024 * 1024);
     expect(config.http).toEqual({
       headersTimeoutMs: 20_000,
       requestTimeoutMs: 120_000,
@@ -18,6 +19,7 @@ describe('loadConfig: memory and HTTP server limits', () => {
     const config = loadConfig(
       {
         IAC_CODE_AGUI_THREAD_CACHE_SIZE: '50',
+        IAC_CODE_AGUI_THREAD_CACHE_BYTES: '1048576',
         IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS: '2.5',
         IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS: '0',
         IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS: '1',
@@ -26,6 +28,7 @@ describe('loadConfig: memory and HTTP server limits', () => {
       HOST,
     );
     expect(config.threadCacheSize).toBe(50);
+    expect(config.threadCacheBytes).toBe(1_048_576);
     expect(config.http).toEqual({
       headersTimeoutMs: 2_500,
       requestTimeoutMs: 0,

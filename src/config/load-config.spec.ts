@@ -291,6 +291,27 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: '0',
   },
   {
+    variable: 'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
+    read: (c) => c.bodyBudgetBytes,
+    byDefault: 67108864,
+    valid: ['16777216', 16777216],
+    invalid: '1048576',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_WS_MISSED_PONGS',
+    read: (c) => c.wsMissedPongLimit,
+    byDefault: 2,
+    valid: ['5', 5],
+    invalid: '0',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
+    read: (c) => c.threadCacheBytes,
+    byDefault: 33554432,
+    valid: ['1048576', 1048576],
+    invalid: '1024',
+  },
+  {
     variable: 'IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS',
     read: (c) => c.http.headersTimeoutMs,
     byDefault: 20000,
@@ -346,6 +367,20 @@ const SETTINGS: readonly SettingCase[] = [
     valid: ['true', true],
     invalid: 'tls',
   },
+  {
+    variable: 'IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS',
+    read: (c) => c.store.leaseTtlMs,
+    byDefault: undefined,
+    valid: ['1.5', 1500],
+    invalid: '0.1',
+  },
+  {
+    variable: 'IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE',
+    read: (c) => c.store.allowVolatile,
+    byDefault: false,
+    valid: ['true', true],
+    invalid: 'maybe',
+  },
 ];
 
 describe('loadConfig: every setting', () => {
@@ -372,7 +407,7 @@ describe('loadConfig: every setting', () => {
 describe('loadConfig: rules across settings', () => {
   it.each(['0', '-5', '3601', 'soon', ''])('refuses a managed start bound of %j', (value) => {
     const load = () => loadConfig({ IAC_CODE_AGUI_MANAGED_START_SECONDS: value }, HOST);
-    expect(load).toThrow(/IAC_CODE_AGUI_MANAGED_START_SECONDS=/);
+    expect(load).toThrow(/IAC_CODE_AGUI_MANAGED_START_SECONDS: /);
   });
 
   it('refuses a remote A2A URL unless remote kernels are allowed', () => {
@@ -419,7 +454,7 @@ describe('loadConfig: rules across settings', () => {
 
   it('reports every invalid variable at once', () => {
     const load = () => loadConfig({ IAC_CODE_AGUI_PORT: 'x', IAC_CODE_AGUI_LOG_FORMAT: 'xml' }, HOST);
-    expect(load).toThrow(/IAC_CODE_AGUI_PORT=.*\n.*IAC_CODE_AGUI_LOG_FORMAT=/);
+    expect(load).toThrow(/IAC_CODE_AGUI_PORT: .*\n.*IAC_CODE_AGUI_LOG_FORMAT: /);
   });
 
   it('freezes the configuration', () => {

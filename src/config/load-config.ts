@@ -19,12 +19,6 @@ export class ConfigError extends Error {
 }
 
 const MIB = 1024 * 1024;
-/** Never echoed in a configuration error: tokens, and the Redis URL (it may carry a password). */
-const SECRET_VARIABLES = new Set([
-  'IAC_CODE_AGUI_AUTH_TOKEN',
-  'IAC_CODE_AGUI_A2A_TOKEN',
-  'IAC_CODE_AGUI_REDIS_URL',
-]);
 const LANGUAGE_VARIABLES = ['LANGUAGE', 'LC_ALL', 'LC_MESSAGES', 'LANG'];
 
 function expandHome(value: string, homeDir: string): string {
@@ -48,10 +42,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
   const dto = plainToInstance(EnvironmentDto, env);
   const errors = validateSync(dto, { forbidUnknownValues: false });
   if (errors.length > 0) {
-    const lines = errors.map(
-      (e) =>
-        `${e.property}=${SECRET_VARIABLES.has(e.property) ? '***' : JSON.stringify(env[e.property])}: ${Object.values(e.constraints ?? {}).join('; ')}`,
-    );
+    const lines = errors.map((e) => `${e.property}: ${constraintsOf(e)}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const authToken = bearerTokenSetting(dto, 'IAC_CODE_AGUI_AUTH_TOKEN');
@@ -114,6 +105,9 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     // The real kernel took up to 23 s to start on a loaded machine: 60 s leaves room without hiding a hang.
     managedStartTimeoutMs: Math.round((dto.IAC_CODE_AGUI_MANAGED_START_SECONDS ?? 60) * 1000),
     threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 10_000,
+    wsMissedPongLimit: dto.IAC_CODE_AGUI_WS_MISSED_PONGS ?? 2,
+    threadCacheBytes: dto.IAC_CODE_AGUI_THREAD_CACHE_BYTES ?? 32 * MIB,
+    bodyBudgetBytes: dto.IAC_CODE_AGUI_BODY_BUDGET_BYTES ?? 64 * MIB,
     http,
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
@@ -148,6 +142,10 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
       redisUrl,
       keyPrefix: dto.IAC_CODE_AGUI_REDIS_KEY_PREFIX ?? 'agui:',
       tls: dto.IAC_CODE_AGUI_REDIS_TLS ?? false,
+      ...(dto.IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS === undefined
+        ? {}
+        : { leaseTtlMs: Math.round(dto.IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS * 1000) }),
+      allowVolatile: dto.IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE ?? false,
     },
     maxRequestBytes: 12 * MIB,
     maxCancelBytes: 64 * 1024,
@@ -155,6 +153,15 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     childEnvironment,
   };
   return deepFreeze(config);
+}
+
+/**
+ * What class-validator says is wrong, never the value: a mistyped URL may be the right URL with its password
+ * in it, a token may sit in the wrong variable. Its messages name the property and the rule (an `@IsIn`
+ * list), never what was set.
+ */
+function constraintsOf(error: { constraints?: Record<string, string> }): string {
+  return Object.values(error.constraints ?? {}).join('; ');
 }
 
 /**
@@ -239,6 +246,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     a2aCallTimeoutMs: config.a2aCallTimeoutMs,
     managedStartTimeoutMs: config.managedStartTimeoutMs,
     threadCacheSize: config.threadCacheSize,
+    threadCacheBytes: config.threadCacheBytes,
+    bodyBudgetBytes: config.bodyBudgetBytes,
+    wsMissedPongLimit: config.wsMissedPongLimit,
     http: config.http,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,

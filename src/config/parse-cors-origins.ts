@@ -21,10 +21,11 @@ export function parseCorsOrigins(value: string | undefined): CorsOriginsResult {
       : { problem: `"${ANY_ORIGIN}" allows every origin and cannot be combined with others` };
   }
   const origins: string[] = [];
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
     const origin = serialisedOrigin(entry);
     if (origin === undefined) {
-      return { problem: `${JSON.stringify(entry)} is not an origin of the form http(s)://host[:port]` };
+      // By position, not by value: an entry with credentials in it must not reach the boot log.
+      return { problem: `entry ${index + 1} is not an origin of the form http(s)://host[:port]` };
     }
     if (!origins.includes(origin)) origins.push(origin);
   }

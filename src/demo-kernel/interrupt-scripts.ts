@@ -1,5 +1,6 @@
 import { DEMO_FRAME_PAUSE_MS, pacedFrames } from './demo-turn-script';
 import { endOfTurnFrames, textDeltaFrame, toolFrame } from './kernel-frames';
+import { scriptFlagsOf } from './script-flags';
 import {
   inputRequiredFrame,
   permissionInput,
@@ -22,6 +23,9 @@ import type {
  */
 
 const paced = (frames: readonly KernelFrame[]): KernelStep[] => pacedFrames(frames, DEMO_FRAME_PAUSE_MS);
+
+/** `permission slow-resume`: the turn after the answer takes seconds, like a tool that runs a while. */
+const SLOW_RESUME_PAUSE_MS = 1000;
 
 /** The default permission of the original's tests. */
 export function shellPermissionSpec(toolUseId: string, inputId = 'permission-1'): PermissionInputSpec {
@@ -75,15 +79,20 @@ export const PERMISSION_SCRIPT: KernelScript = {
         inputIds: [permission.inputId],
         parkFrame: inputRequiredFrame(input, { input: permission }),
         resume: (answer) =>
-          paced([
-            permissionOutcomeFrame(input, toolUseId, answer, '/workspace'),
-            ...finishTurn(
-              input,
-              answer.kind === 'permission' && answer.decision === 'allow_once'
-                ? ['The command ran. ', 'The workspace is /workspace.']
-                : ['I did not run the command, as you asked.'],
-            ),
-          ]),
+          pacedFrames(
+            [
+              permissionOutcomeFrame(input, toolUseId, answer, '/workspace'),
+              ...finishTurn(
+                input,
+                answer.kind === 'permission' && answer.decision === 'allow_once'
+                  ? ['The command ran. ', 'The workspace is /workspace.']
+                  : ['I did not run the command, as you asked.'],
+              ),
+            ],
+            scriptFlagsOf(input.userText).includes('slow-resume')
+              ? SLOW_RESUME_PAUSE_MS
+              : DEMO_FRAME_PAUSE_MS,
+          ),
       },
     ];
   },

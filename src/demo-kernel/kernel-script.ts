@@ -25,6 +25,8 @@ export type KernelFault =
 export type KernelStep =
   | { readonly kind: 'frame'; readonly frame: KernelFrame }
   | { readonly kind: 'pause'; readonly ms: number }
+  /** Wait while a test holds the script here (`KernelHolds`); at once otherwise. */
+  | { readonly kind: 'hold' }
   /**
    * Wait, publishing nothing, until CancelTask. `answersCancel: false` models a kernel whose cancel never
    * completes, so the CancelTask call hangs (docs/behaviour/a2a.md#sdk-notes).

@@ -23,6 +23,7 @@ function labelOf(step: KernelStep): string {
   if (step.kind === 'fault') return `fault:${step.fault.kind}`;
   if (step.kind === 'await') return `await:${step.inputIds.join('+')}${step.parkFrame ? ':park' : ''}`;
   if (step.kind === 'await-guidance') return 'await-guidance';
+  if (step.kind === 'hold') return 'hold';
   const frame = step.frame as Json;
   if (frame.artifactUpdate) return 'artifact';
   const update = frame.statusUpdate as Json;
@@ -176,7 +177,7 @@ describe('failure scripts', () => {
       .map(labelOf);
 
   it.each([
-    { keyword: 'drop', expected: ['text', 'thinking', 'tool:started', 'fault:drop'] },
+    { keyword: 'drop', expected: ['text', 'thinking', 'tool:started', 'hold', 'fault:drop'] },
     { keyword: 'rpc-error', expected: ['text', 'fault:rpc-error'] },
     { keyword: 'fail', expected: ['text', 'TASK_STATE_FAILED'] },
     { keyword: 'silent', expected: ['park:answers-cancel'] },

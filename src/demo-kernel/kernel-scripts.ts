@@ -66,7 +66,8 @@ export const KERNEL_SCRIPT_KEYWORDS: readonly KernelScriptKeyword[] = [
   },
   {
     keyword: 'permission',
-    description: 'text, a bash tool start, then INPUT_REQUIRED asking permission; allow runs it, deny not',
+    description:
+      'a bash tool asks permission; allow runs it, deny not (`slow-resume`: the rest takes seconds)',
     script: PERMISSION_SCRIPT,
   },
   {

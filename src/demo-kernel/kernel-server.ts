@@ -12,6 +12,7 @@ import { KernelRpcEndpoint } from './kernel-rpc-endpoint';
 import type { KernelScriptBook } from './kernel-script';
 import { KERNEL_SCRIPT_BOOK } from './kernel-scripts';
 import type { KernelSessionRestore } from './kernel-session-restore';
+import type { KernelHolds } from './kernel-holds';
 import { createKernelSharedState } from './kernel-shared-state';
 import { writeJson } from './kernel-sse-writer';
 import { answerPipelineState } from './pipeline-state-route';
@@ -42,6 +43,8 @@ export interface KernelServerOptions {
   readonly faults?: KernelFaultInjector;
   /** The session-restore answers, when a test process switches their mode. */
   readonly sessions?: KernelSessionRestore;
+  /** Holds a test process arms and releases (the test entry's `/__test/holds`). */
+  readonly holds?: KernelHolds;
 }
 
 export interface KernelServer {
@@ -59,7 +62,7 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
   const clock = new SystemClock();
   const token = options.token || undefined;
   const card = buildKernelAgentCard('http://127.0.0.1/');
-  const state = createKernelSharedState(options.sessions);
+  const state = createKernelSharedState(options.sessions, options.holds);
   const executor = new ScriptedKernelExecutor(options.scripts ?? KERNEL_SCRIPT_BOOK, clock, state);
   const rpc = new KernelRpcEndpoint({
     card,

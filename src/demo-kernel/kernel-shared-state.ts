@@ -1,4 +1,5 @@
 import { KernelGuidance } from './kernel-guidance';
+import { KernelHolds } from './kernel-holds';
 import { KernelSessionRestore } from './kernel-session-restore';
 import { PendingKernelInputs } from './pending-kernel-inputs';
 import { PipelineJournal } from './pipeline-journal';
@@ -12,13 +13,18 @@ export interface KernelSharedState {
   readonly pipelines: PipelineJournal;
   readonly sessions: KernelSessionRestore;
   readonly guidance: KernelGuidance;
+  readonly holds: KernelHolds;
 }
 
-export function createKernelSharedState(sessions = new KernelSessionRestore()): KernelSharedState {
+export function createKernelSharedState(
+  sessions = new KernelSessionRestore(),
+  holds = new KernelHolds(),
+): KernelSharedState {
   return {
     inputs: new PendingKernelInputs(),
     pipelines: new PipelineJournal(),
     sessions,
     guidance: new KernelGuidance(),
+    holds,
   };
 }

@@ -26,6 +26,7 @@ function labelOf(step: KernelStep): string {
   if (step.kind === 'park') return 'park';
   if (step.kind === 'await') return `await:${step.inputIds.join('+')}`;
   if (step.kind === 'await-guidance') return 'await-guidance';
+  if (step.kind === 'hold') return 'hold';
   const frame: KernelFrame = step.frame;
   const state = String((frame as Json).statusUpdate.status.state).replace('TASK_STATE_', '');
   const inputs = announcedInputsOf(frame).map((input) => input.value.inputId);

@@ -131,6 +131,7 @@ export class ScriptedKernelExecutor implements AgentExecutor {
       for (let step = queue.shift(); step && !signal.aborted; step = queue.shift()) {
         if (step.kind === 'frame') this.publishFrame(step.frame, input, bus);
         else if (step.kind === 'pause') await pause(step.ms, signal);
+        else if (step.kind === 'hold') await this.state.holds.wait(signal);
         else if (step.kind === 'park') {
           turn.answersCancel = step.answersCancel;
           await pause(undefined, signal);

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
+import { mulberry32 } from '../../test/support/mulberry32';
 import type { A2aFrame } from '../wire/a2a-wire';
 import { A2aEventMapper } from './a2a-event-mapper';
 import { PIPELINE_CUSTOM_EVENT_TYPES } from './pipeline-event-types';
@@ -14,18 +15,6 @@ const CANDIDATES = ['cand-0', 'cand-1', 'cand-2', 'cand-3', 'cand-4'];
 const UNKNOWN_TYPES = ['pipeline_progress', 'context_usage', 'message_started', 'backup_committed'];
 
 type Envelope = Record<string, unknown>;
-
-/** Deterministic PRNG (mulberry32), so a failure reproduces. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The next envelope of one candidate's lifecycle (repeated): start, step, text, thinking, tool, finish. */
 function candidateEnvelope(candidate: string, phase: number, n: number, toolId: string): Envelope {
@@ -67,7 +56,7 @@ interface Scenario {
 }
 
 function buildScenario(): Scenario {
-  const random = randomSource(5);
+  const random = mulberry32(5);
   const unique: Envelope[] = [];
   const delivery: { envelope: Envelope; isDuplicate: boolean }[] = [];
   const phase = new Map(CANDIDATES.map((candidate) => [candidate, 0]));

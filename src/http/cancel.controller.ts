@@ -2,6 +2,7 @@ import { Controller, HttpCode, Inject, Param, Post, Req, UseFilters, UseGuards }
 import type { Request } from 'express';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
 import { getRequestPrincipal } from '../auth/request-principal';
+import { BodyBudget } from '../common/body-budget';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
 import { setRequestLanguage } from '../common/request-language';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -18,6 +19,7 @@ export class CancelController {
   constructor(
     private readonly cancellation: CancelService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly budget: BodyBudget,
   ) {}
 
   @Post(':executionId/cancel')
@@ -33,6 +35,7 @@ export class CancelController {
       idleMs: this.config.http.bodyIdleMs,
       tooLargeKey: 'cancelTooLarge',
       invalidJsonKey: 'cancelInvalidJson',
+      budget: this.budget,
     });
     const principal = getRequestPrincipal(request);
     const status = await this.cancellation.cancel({

@@ -51,7 +51,24 @@ describe('clientErrorResponse', () => {
     expect(JSON.parse(body)).toMatchObject({ error: { code: 'HEADERS_TOO_LARGE' } });
   });
 
-  it.each(['ERR_HTTP_REQUEST_TIMEOUT', 'ECONNRESET'])('leaves %s to the caller', (code) => {
-    expect(clientErrorResponse(parserError(code), rendering)).toBeUndefined();
+  it('answers a request Node timed out with 408 REQUEST_TIMEOUT in the envelope, or on the parsed path its face', () => {
+    const envelope = split(clientErrorResponse(parserError('ERR_HTTP_REQUEST_TIMEOUT'), rendering) ?? '');
+    expect(envelope.head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(envelope.head).toContain('\r\nConnection: close');
+    expect(JSON.parse(envelope.body)).toEqual({
+      error: { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time.' },
+    });
+    const invocation = split(
+      clientErrorResponse(parserError('ERR_HTTP_REQUEST_TIMEOUT'), {
+        ...rendering,
+        parsedPath: '/invocations?x=1',
+      }) ?? '',
+    );
+    expect(invocation.head).toContain('\r\nContent-Type: text/event-stream');
+    expect(invocation.body).toContain('"code":"REQUEST_TIMEOUT"');
+  });
+
+  it('leaves a connection the client dropped to the caller', () => {
+    expect(clientErrorResponse(parserError('ECONNRESET'), rendering)).toBeUndefined();
   });
 });

@@ -11,15 +11,20 @@ export interface ClientErrorRendering {
   readonly catalogue: MessageCatalogue;
   readonly language: Language;
   readonly now: number;
+  /**
+   * The path of the request Node had already parsed when the error came (a request timeout while its body
+   * was arriving); a parser error carries its own bytes instead.
+   */
+  readonly parsedPath?: string;
 }
 
 const REQUEST_LINE = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r?\n/;
 
 /**
- * The raw HTTP response for a request Node's parser refused before any route saw it (a header section over
- * the limit, a malformed request), in the face's form of its path, with `Connection: close`: the rest of
- * the bytes cannot be trusted as a next request. Undefined for what is no refusal of ours: a timeout
- * (Node's own 408) or a connection the client already dropped.
+ * The raw HTTP response for a request Node refused before any route saw it (a header section over the
+ * limit, a malformed request, headers or a whole request not received within the server's deadlines), in
+ * the face's form of its path, with `Connection: close`: the rest of the bytes cannot be trusted as a next
+ * request. Undefined for a connection the client already dropped.
  */
 export function clientErrorResponse(error: ClientError, rendering: ClientErrorRendering): string | undefined {
   const refusal = refusalOf(error.code);
@@ -27,7 +32,7 @@ export function clientErrorResponse(error: ClientError, rendering: ClientErrorRe
   const status = HTTP_STATUS_BY_CODE[refusal.code];
   const message = rendering.catalogue.render(refusal.key, rendering.language);
   const { headers, body } = refusalBody(
-    refusalFormOfPath(pathOf(error.rawPacket)),
+    refusalFormOfPath(rendering.parsedPath?.split('?')[0] ?? pathOf(error.rawPacket)),
     { code: refusal.code, message },
     rendering.now,
   );
@@ -41,6 +46,8 @@ export function clientErrorResponse(error: ClientError, rendering: ClientErrorRe
 }
 
 function refusalOf(code: string | undefined): { code: ErrorCode; key: MessageKey } | undefined {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { code: ErrorCode.REQUEST_TIMEOUT, key: 'requestNotReceived' };
   if (code === 'HPE_HEADER_OVERFLOW') return { code: ErrorCode.HEADERS_TOO_LARGE, key: 'headersTooLarge' };
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
     return { code: ErrorCode.REQUEST_TOO_LARGE, key: 'requestTooLarge' };

@@ -11,10 +11,8 @@ import type { RouteLayerLike } from './allowed-methods';
 import { clientErrorResponse, type ClientError } from './client-error-response';
 import { routeFallback } from './route-fallback';
 
-/** Node's own answer to a request whose headers did not arrive in time (the server's headersTimeout). */
-const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
-
-type SocketWithResponse = Duplex & { _httpMessage?: { headersSent?: boolean } };
+/** The response Node attached to the socket once it had parsed a request (with that request). */
+type SocketWithResponse = Duplex & { _httpMessage?: { headersSent?: boolean; req?: { url?: string } } };
 
 /**
  * The edges of the standalone service's HTTP server, which the service owns (a host application that
@@ -59,12 +57,14 @@ export class StandaloneHttpEdge implements OnModuleInit {
   /** Node's default behaviour, with our body: answer only when no response is under way on the socket. */
   private answerClientError(error: ClientError, socket: SocketWithResponse): void {
     const canAnswer = socket.writable && !socket._httpMessage?.headersSent;
+    const parsedPath = socket._httpMessage?.req?.url;
     const response = canAnswer
-      ? (clientErrorResponse(error, {
+      ? clientErrorResponse(error, {
           catalogue: this.catalogue,
           language: negotiateLanguage(undefined, this.config.processLanguage),
           now: this.clock.now(),
-        }) ?? (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? REQUEST_TIMEOUT_RESPONSE : undefined))
+          ...(parsedPath === undefined ? {} : { parsedPath }),
+        })
       : undefined;
     if (response === undefined) {
       socket.destroy();

@@ -26,6 +26,7 @@ const KEPT_VERBATIM = [
   'base64',
   'URL',
   '3',
+  '{runId}',
 ];
 
 const rows = TRANSLATED.flatMap((language) =>
@@ -52,6 +53,14 @@ describe('message catalogue', () => {
     for (const token of KEPT_VERBATIM) if (EN[key].includes(token)) expect(text).toContain(token);
     // Sentences stay sentences and labels stay labels ("Permission required" has no full stop).
     expect(/[.。]$/.test(text)).toBe(EN[key].endsWith('.'));
+  });
+
+  it('fills a placeholder with the value given, and leaves one without a value as it is', () => {
+    const catalogue = new MessageCatalogue();
+    expect(catalogue.render('socketBusy', 'en', { runId: '"run-7"' })).toMatch(
+      /^The input with runId "run-7" was refused/,
+    );
+    expect(catalogue.render('socketBusy', 'de')).toContain('{runId}');
   });
 
   it.each(TRANSLATED)('%s gives each key its own text', (language) => {

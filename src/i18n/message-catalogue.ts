@@ -24,10 +24,14 @@ export const CATALOGUES: Readonly<Record<Language, Readonly<Record<MessageKey, s
   pt: PT,
 };
 
-/** Renders catalogue keys in a language; an unknown language (only possible through a cast) gets English. */
+/**
+ * Renders catalogue keys in a language; an unknown language (only possible through a cast) gets English. A
+ * message may name a value with a `{name}` placeholder, filled from `values` (the caller bounds them).
+ */
 @Injectable()
 export class MessageCatalogue {
-  render(key: MessageKey, language: Language = 'en'): string {
-    return (CATALOGUES[language] ?? EN)[key];
+  render(key: MessageKey, language: Language = 'en', values: Readonly<Record<string, string>> = {}): string {
+    const text = (CATALOGUES[language] ?? EN)[key];
+    return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
   }
 }

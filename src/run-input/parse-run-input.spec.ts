@@ -2,6 +2,7 @@ import { HttpAgent } from '@ag-ui/client';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { MAX_ID_LENGTH } from '../common/max-id-length';
+import { MAX_LLM_HEADERS, STRING_BOUNDS } from '../common/string-bounds';
 import type { MessageKey } from '../i18n/message-key';
 import { parseRunAgentInput, preferredLanguageOf } from './parse-run-input';
 
@@ -403,6 +404,81 @@ describe('parseRunAgentInput: refused envelopes', () => {
     },
   ];
 
+  const over = (bound: number) => 'x'.repeat(bound + 1);
+  const toolCall = (fields: Plain = {}) => ({
+    id: 'call-1',
+    type: 'function',
+    function: { name: 'f', arguments: '{}' },
+    ...fields,
+  });
+  const boundRows: { name: string; value: Plain }[] = [
+    {
+      name: 'a tool-call id over its bound',
+      value: body({
+        messages: [
+          { id: 'a', role: 'assistant', toolCalls: [toolCall({ id: over(STRING_BOUNDS.id) })] },
+          user('hi'),
+        ],
+      }),
+    },
+    {
+      name: 'a tool function name over its bound',
+      value: body({
+        messages: [
+          {
+            id: 'a',
+            role: 'assistant',
+            toolCalls: [toolCall({ function: { name: over(STRING_BOUNDS.text), arguments: '{}' } })],
+          },
+          user('hi'),
+        ],
+      }),
+    },
+    {
+      name: 'a tool message toolCallId over its bound',
+      value: body({
+        messages: [{ id: 't', role: 'tool', content: 'r', toolCallId: over(STRING_BOUNDS.id) }, user('hi')],
+      }),
+    },
+    {
+      name: 'a message name over its bound',
+      value: withMessage(user('hi', { name: over(STRING_BOUNDS.text) })),
+    },
+    {
+      name: 'a subagentRunId over its bound',
+      value: withMessage(user('hi', { subagentRunId: over(STRING_BOUNDS.id) })),
+    },
+    {
+      name: 'an activityType over its bound',
+      value: body({
+        messages: [
+          { id: 'a', role: 'activity', activityType: over(STRING_BOUNDS.text), content: {} },
+          user('hi'),
+        ],
+      }),
+    },
+    {
+      name: 'a part id over its bound',
+      value: withMessage(user([{ type: 'text', text: 'hi', id: over(STRING_BOUNDS.id) }])),
+    },
+    {
+      name: 'an image mimeType over its bound',
+      value: withMessage(user([image({ ...dataSource, mimeType: over(STRING_BOUNDS.text) })])),
+    },
+    {
+      name: 'a resume interruptId over its bound',
+      value: body({ resume: [{ interruptId: over(STRING_BOUNDS.id), status: 'cancelled' }] }),
+    },
+    { name: 'a protocolVersion over its bound', value: body({ protocolVersion: over(STRING_BOUNDS.text) }) },
+  ];
+
+  it.each(boundRows)('$name → invalidEnvelope', ({ value }) => {
+    expect(failureOf(() => parseRunAgentInput(value))).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      key: 'invalidEnvelope',
+    });
+  });
+
   it.each(envelopeRows)('$name → invalidEnvelope', ({ value }) => {
     expect(failureOf(() => parseRunAgentInput(value))).toMatchObject({
       code: ErrorCode.INVALID_INPUT,
@@ -508,6 +584,72 @@ describe('parseRunAgentInput: forwardedProps.iacCode', () => {
     },
   ])('accepts $name', ({ fields, expected }) => {
     expect(parseRunAgentInput(withIacCode(fields)).forwardedProps.iacCode).toStrictEqual(expected);
+  });
+
+  const TEXT_FIELDS = ['model', 'userId', 'channel', 'preferredLanguage', 'pipelineName'] as const;
+  const SECRET_FIELDS = ['llmApiKey'] as const;
+  const atBound: [string, Plain][] = [
+    ...TEXT_FIELDS.map((field): [string, Plain] => [field, { [field]: '😀'.repeat(STRING_BOUNDS.text) }]),
+    ...SECRET_FIELDS.map((field): [string, Plain] => [field, { [field]: 's'.repeat(STRING_BOUNDS.secret) }]),
+    ['thinking.effort', { thinking: { enabled: true, effort: 'e'.repeat(STRING_BOUNDS.text) } }],
+    [
+      'alibabaCloud',
+      {
+        alibabaCloud: {
+          accessKeyId: 'a'.repeat(STRING_BOUNDS.text),
+          accessKeySecret: 's'.repeat(STRING_BOUNDS.secret),
+          securityToken: 't'.repeat(STRING_BOUNDS.secret),
+          regionId: 'r'.repeat(STRING_BOUNDS.text),
+        },
+      },
+    ],
+    [
+      'llmHeaders',
+      {
+        llmHeaders: Object.fromEntries(
+          Array.from({ length: MAX_LLM_HEADERS }, (_, i) => [
+            `${i}`.padEnd(STRING_BOUNDS.headerName, 'h'),
+            'v'.repeat(STRING_BOUNDS.secret),
+          ]),
+        ),
+      },
+    ],
+  ];
+
+  it.each(atBound)('accepts %s at its bound', (_name, fields) => {
+    expect(parseRunAgentInput(withIacCode(fields)).forwardedProps.iacCode).toMatchObject(fields);
+  });
+
+  const overBound: [string, Plain][] = [
+    ...TEXT_FIELDS.map((field): [string, Plain] => [field, { [field]: '😀'.repeat(STRING_BOUNDS.text + 1) }]),
+    ...SECRET_FIELDS.map((field): [string, Plain] => [
+      field,
+      { [field]: 's'.repeat(STRING_BOUNDS.secret + 1) },
+    ]),
+    ['a 4 MiB userId', { userId: 'u'.repeat(4 * 1024 * 1024) }],
+    ['thinking.effort', { thinking: { enabled: true, effort: 'e'.repeat(STRING_BOUNDS.text + 1) } }],
+    ['alibabaCloud.accessKeyId', { alibabaCloud: { accessKeyId: 'a'.repeat(STRING_BOUNDS.text + 1) } }],
+    [
+      'alibabaCloud.accessKeySecret',
+      { alibabaCloud: { accessKeySecret: 's'.repeat(STRING_BOUNDS.secret + 1) } },
+    ],
+    ['alibabaCloud.securityToken', { alibabaCloud: { securityToken: 't'.repeat(STRING_BOUNDS.secret + 1) } }],
+    ['alibabaCloud.regionId', { alibabaCloud: { regionId: 'r'.repeat(STRING_BOUNDS.text + 1) } }],
+    ['an llmHeaders value', { llmHeaders: { 'X-Key': 'v'.repeat(STRING_BOUNDS.secret + 1) } }],
+    ['an llmHeaders name', { llmHeaders: { ['h'.repeat(STRING_BOUNDS.headerName + 1)]: 'v' } }],
+    [
+      'llmHeaders with too many entries',
+      {
+        llmHeaders: Object.fromEntries(Array.from({ length: MAX_LLM_HEADERS + 1 }, (_, i) => [`h${i}`, 'v'])),
+      },
+    ],
+  ];
+
+  it.each(overBound)('refuses %s over its bound → invalidForwardedProps', (_name, fields) => {
+    expect(failureOf(() => parseRunAgentInput(withIacCode(fields)))).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      key: 'invalidForwardedProps',
+    });
   });
 
   const propsRows: { name: string; value: Plain }[] = [

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import type { BodyBudget } from '../common/body-budget';
 import type { MessageKey } from '../i18n/message-key';
 
 export interface BodyLimits {
@@ -9,6 +10,8 @@ export interface BodyLimits {
   readonly idleMs: number;
   readonly tooLargeKey: MessageKey;
   readonly invalidJsonKey: MessageKey;
+  /** The process-wide budget of bodies in flight; a body past it is refused with SERVER_BUSY. */
+  readonly budget?: BodyBudget;
 }
 
 export interface JsonBody {
@@ -36,18 +39,92 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
     throw new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey);
   }
-  const bytes = await readCapped(request, limits);
-  let raw: string;
+  const held = new HeldBytes(limits.budget);
+  // What the client announced is taken at once: a body the budget cannot hold is refused before it is read.
+  if (Number.isFinite(declared) && declared > 0 && !held.take(declared)) refuseBusy(request);
   try {
-    raw = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // The bytes are a temporary: once decoded, only the text is referenced while it is parsed, so a large
+    // body is not held twice through the parse.
+    const raw = decodeUtf8(await readCapped(request, limits, held, declared), limits);
+    return { raw, value: parseJsonText(raw, limits) };
+  } finally {
+    held.giveAll();
+  }
+}
+
+function decodeUtf8(bytes: Buffer, limits: BodyLimits): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new AguiError(ErrorCode.INVALID_JSON, limits.invalidJsonKey);
   }
+}
+
+function parseJsonText(raw: string, limits: BodyLimits): unknown {
   try {
-    return { raw, value: JSON.parse(raw) as unknown };
+    return JSON.parse(raw) as unknown;
   } catch {
     throw new AguiError(ErrorCode.INVALID_JSON, limits.invalidJsonKey);
   }
+}
+
+/**
+ * The bytes of one body as they arrive. With a Content-Length (Node's parser delivers exactly that many), they are
+ * copied into one buffer of that size, so a 12 MiB body costs 12 MiB, not its chunks plus their concatenation;
+ * without one, the chunks are kept and joined at the end.
+ */
+class BodyBytes {
+  private readonly whole?: Buffer;
+  /** Bytes copied into `whole`. */
+  private filled = 0;
+  /** Chunks not copied: all of them without a Content-Length, any beyond it otherwise. */
+  private readonly chunks: Buffer[] = [];
+  size = 0;
+
+  constructor(declared: number) {
+    if (Number.isSafeInteger(declared) && declared > 0) this.whole = Buffer.allocUnsafe(declared);
+  }
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.whole && this.chunks.length === 0 && this.filled + chunk.length <= this.whole.length) {
+      this.filled += chunk.copy(this.whole, this.filled);
+    } else this.chunks.push(chunk);
+  }
+
+  bytes(): Buffer {
+    const copied = this.whole?.subarray(0, this.filled);
+    if (this.chunks.length === 0) return copied ?? Buffer.alloc(0);
+    // A body that came in one chunk (most small ones do) is used as it is: no copy.
+    if (!copied && this.chunks.length === 1) return this.chunks[0];
+    return Buffer.concat(copied ? [copied, ...this.chunks] : this.chunks, this.size);
+  }
+}
+
+/** What one body holds of the budget: grown chunk by chunk past what it announced, given back once. */
+class HeldBytes {
+  private bytes = 0;
+  constructor(private readonly budget: BodyBudget | undefined) {}
+
+  /** Holds `total` bytes in all (a no-op when it holds that much already); false when the budget is spent. */
+  take(total: number): boolean {
+    if (!this.budget || total <= this.bytes) return true;
+    if (!this.budget.tryTake(total - this.bytes)) return false;
+    this.bytes = total;
+    return true;
+  }
+
+  giveAll(): void {
+    this.budget?.give(this.bytes);
+    this.bytes = 0;
+  }
+}
+
+/** The rest of the body will not be read: the connection cannot carry another request. */
+function refuseBusy(request: Request): never {
+  request.pause();
+  request.res?.setHeader('Connection', 'close');
+  throw new AguiError(ErrorCode.SERVER_BUSY, 'serverBusy');
 }
 
 /** A parser the shield does not know (not body-parser's) may have consumed the stream already; use what it parsed. */
@@ -58,15 +135,19 @@ function alreadyParsed(request: Request): Buffer | undefined {
   return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
 }
 
-function readCapped(request: Request, limits: BodyLimits): Promise<Buffer> {
+function readCapped(
+  request: Request,
+  limits: BodyLimits,
+  held: HeldBytes,
+  declared: number,
+): Promise<Buffer> {
   const parsed = alreadyParsed(request);
   if (parsed) {
     if (parsed.length > limits.maxBytes) throw new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey);
     return Promise.resolve(parsed);
   }
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const body = new BodyBytes(declared);
     const cleanup = () => {
       clearTimeout(idle);
       request.off('data', onData);
@@ -84,19 +165,27 @@ function readCapped(request: Request, limits: BodyLimits): Promise<Buffer> {
     const idle = setTimeout(onIdle, limits.idleMs);
     const onData = (chunk: Buffer) => {
       idle.refresh();
-      size += chunk.length;
+      const size = body.size + chunk.length;
       if (size > limits.maxBytes) {
         cleanup();
         request.pause();
         reject(new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey));
         return;
       }
-      chunks.push(chunk);
+      if (!held.take(size)) {
+        cleanup();
+        try {
+          refuseBusy(request);
+        } catch (error) {
+          reject(error as Error);
+        }
+        return;
+      }
+      body.add(chunk);
     };
     const onEnd = () => {
       cleanup();
-      // A body that came in one chunk (most do) is used as it is: no copy.
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+      resolve(body.bytes());
     };
     const onError = () => {
       cleanup();

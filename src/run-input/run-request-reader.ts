@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { BodyBudget } from '../common/body-budget';
 import { setRequestLanguage } from '../common/request-language';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { Language } from '../i18n/message-catalogue';
@@ -29,7 +30,10 @@ export interface RunRequestOrigin {
  */
 @Injectable()
 export class RunRequestReader {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly budget: BodyBudget,
+  ) {}
 
   /** `principal`: what the guard's authenticator named for this request (getRequestPrincipal). */
   async read(request: Request, face: Face, principal?: string): Promise<RunRequest> {
@@ -41,6 +45,7 @@ export class RunRequestReader {
       idleMs: this.config.http.bodyIdleMs,
       tooLargeKey: 'requestTooLarge',
       invalidJsonKey: 'invalidJson',
+      budget: this.budget,
     });
     const language = this.languageOf(body.value, acceptLanguage);
     setRequestLanguage(request, language);

@@ -36,6 +36,8 @@ class RecordingPersistence implements RunPersistence {
   async markTerminal(): Promise<void> {}
   async markTerminalAndRelease(): Promise<void> {}
   onCancelled(): void {}
+  async ensureLease(): Promise<void> {}
+  onLeaseLost(): void {}
   async release(): Promise<void> {}
 }
 

@@ -62,6 +62,8 @@ function readOnly(thread: ThreadState): RunPersistence {
     markTerminal: refuse,
     markTerminalAndRelease: refuse,
     onCancelled: () => {},
+    ensureLease: async () => {},
+    onLeaseLost: () => {},
     release: async () => {},
   };
 }

@@ -12,6 +12,7 @@ import type { ValidateResponse } from '../interrupts/resume-plan';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
 import { normalizeLanguage } from '../i18n/negotiate-language';
+import { LeaseLostError } from '../threads/thread-coordination';
 import type { ThreadExecution, ThreadState } from '../threads/thread-state';
 import {
   withLearnedIdentities,
@@ -186,6 +187,8 @@ export class RunContext {
     try {
       await this.deps.persistence.write(change);
     } catch (error) {
+      // Another replica holds the thread now: nothing more is sent to the kernel, not even a cancel.
+      if (error instanceof LeaseLostError) throw error;
       this.deps.logger.error({
         msg: 'state write failed during a run',
         code: ErrorCode.STATE_PERSISTENCE_FAILED,

@@ -1,15 +1,19 @@
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../demo-kernel/kernel-frames';
 import { inputRequiredFrame, permissionInput } from '../demo-kernel/kernel-inputs';
 import { shellPermissionSpec } from '../demo-kernel/interrupt-scripts';
+import { ThreadRegistry } from '../threads/thread-registry';
 import { expectConformantEvents } from '../../test/support/agui-conformance';
 import {
   CANCEL_TIMEOUT_MS,
   THREAD,
+  freshThread,
   kernelIds as ids,
   lastEvent as last,
   parkedAt,
   startEngineRun as startRun,
 } from '../../test/support/engine-run';
+import { FakeThreadCluster } from '../../test/support/fakes/fake-thread-cluster';
+import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-store';
 
 /** A run of thread-1 that ended at a permission interrupt. */
 const parkedAtInterrupt = () => parkedAt((kernel) => permissionInput(kernel, shellPermissionSpec('tool-1')));
@@ -151,6 +155,30 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     expect(sink.types()).not.toContain('RUN_FINISHED');
     expect(gateway.cancelledTaskIds).toEqual(['task-1']);
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('ends with THREAD_TAKEN_OVER and cancels nothing when another replica took the lease (docs/behaviour/state.md#the-run-lease)', async () => {
+    const cluster = new FakeThreadCluster();
+    await cluster.write(freshThread(), 0);
+    const store = new InMemoryThreadStore();
+    const registry = new ThreadRegistry(store, cluster, null, { threadCacheSize: 8 });
+    const { gateway, sink, delivered, admitted } = await startRun({ store, registry });
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    await sink.written(2);
+    // The lease expired while this replica stalled, and another replica claimed the thread.
+    cluster.dropLease(THREAD);
+    cluster.takeLease(THREAD);
+    const permission = permissionInput(ids(admitted.contextId), shellPermissionSpec('tool-1'));
+    stream.push(inputRequiredFrame(ids(admitted.contextId), { input: permission }));
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'THREAD_TAKEN_OVER' });
+    expect(sink.types()).not.toContain('RUN_FINISHED');
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    // Nothing this run wrote after the loss landed: the thread is the new owner's.
+    expect((await cluster.read(THREAD)).state?.execution.pending).toEqual({});
+    registry.onApplicationShutdown();
   });
 
   it('ends with RUN_ERROR A2A_UNAVAILABLE, the open text closed first and the task cancelled, when the kernel stream fails (docs/behaviour/events.md#run-lifecycle)', async () => {

@@ -12,6 +12,7 @@ import { runErrorOf, streamEndFailure, upstreamFailure, type RunFailure } from '
 import { userTurnMessage } from './user-turn-message';
 
 const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
+const TAKEN_OVER = new AguiError(ErrorCode.THREAD_TAKEN_OVER, 'threadTakenOver');
 
 /**
  * One AG-UI run against A2A, as an async sequence of AG-UI events (docs/behaviour/events.md#run-lifecycle): RUN_STARTED, the
@@ -24,6 +25,8 @@ export class RunExecution {
   private readonly phase = new RunPhaseMachine();
   /** Bounds how long a run whose client left waits for the kernel to name the task to cancel. */
   private taskIdWait?: NodeJS.Timeout;
+  /** Another replica may hold the thread now: stop at once, acting on nothing (docs/behaviour/state.md#the-run-lease). */
+  private isLeaseLost = false;
   /** The resume, when this run answers interrupts. */
   private resume?: Resume;
 
@@ -33,6 +36,10 @@ export class RunExecution {
     // end with RUN_ERROR CANCELLED now, rather than waiting for the upstream to report it.
     deps.persistence.onCancelled(() => {
       if (this.phase.apply('cancel-requested')) this.ctx.abort.abort();
+    });
+    deps.persistence.onLeaseLost(() => {
+      this.isLeaseLost = true;
+      this.ctx.abort.abort();
     });
   }
 
@@ -49,10 +56,13 @@ export class RunExecution {
       const end = ctx.run.input.resume !== undefined ? yield* this.resumeRun() : yield* this.newTurn();
       if (phase.isOverForTheClient) return this.endLeftRun();
       const isCancelled = phase.phase === 'cancelling' && end.kind !== 'interrupted';
-      yield* await (isCancelled ? this.fail(CANCELLED) : this.finish(end));
+      if (this.isLeaseLost) yield* await this.fail(TAKEN_OVER);
+      else yield* await (isCancelled ? this.fail(CANCELLED) : this.finish(end));
     } catch (error) {
       if (phase.isOverForTheClient) return this.endLeftRun();
-      yield* await this.fail(phase.phase === 'cancelling' ? CANCELLED : error);
+      yield* await this.fail(
+        this.isLeaseLost ? TAKEN_OVER : phase.phase === 'cancelling' ? CANCELLED : error,
+      );
     } finally {
       clearTimeout(this.taskIdWait);
     }

@@ -24,6 +24,7 @@ import { propsForCaller } from './caller-user-id';
 import type { RunDeps } from './run-context';
 import { RunEventHooks } from './run-event-hooks';
 import { GuidanceRun } from './guidance-run';
+import { leaseGuardedGateway } from './lease-guarded-gateway';
 import { RunExecution } from './run-execution';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from './admitted-run';
@@ -61,8 +62,7 @@ export class RunService implements BeforeApplicationShutdown {
   /** Everything that can refuse a run before the response starts (docs/behaviour/state.md#admission), persisted before it starts. */
   async admit(request: RunRequest): Promise<AdmittedRun> {
     if (this.lifecycle.isDraining) throw new AguiError(ErrorCode.SERVICE_DRAINING, 'serviceDraining');
-    const { input } = request;
-    const { principal } = request;
+    const { input, principal } = request;
     const props = propsForCaller(request.props, principal, this.config.principalUserId);
     const cwd = await resolveCwd(
       props.cwd,
@@ -94,13 +94,12 @@ export class RunService implements BeforeApplicationShutdown {
       ...(this.config.sessionBinding ? { agentCoreSessionId: request.agentCoreSessionId ?? null } : {}),
     });
     this.metrics.observeAdmission((this.clock.now() - admissionStarted) / 1000);
+    const persistence = new ThreadRunState(this.registry, state, admittedRunId, this.logger);
     if (expiredTaskId) {
       this.metrics.interruptExpired();
-      this.cancelReplaced(expiredTaskId, input.threadId, 'CancelTask of an expired interrupt failed');
+      this.cancelReplaced(persistence, expiredTaskId, 'CancelTask of an expired interrupt failed');
     }
-    if (staleTaskId) {
-      this.cancelReplaced(staleTaskId, input.threadId, 'CancelTask of a task left bound failed');
-    }
+    if (staleTaskId) this.cancelReplaced(persistence, staleTaskId, 'CancelTask of a task left bound failed');
     this.logger.debug({
       msg: 'run admitted',
       threadId: input.threadId,
@@ -120,7 +119,7 @@ export class RunService implements BeforeApplicationShutdown {
       contextId: state.contextId,
       rosInvocationId: state.execution.rosInvocationId,
       cwd,
-      persistence: new ThreadRunState(this.registry, state, admittedRunId, this.logger),
+      persistence,
       face: request.face,
       ...(principal !== undefined ? { principal } : {}),
       admittedAtMs: this.clock.now(),
@@ -175,7 +174,7 @@ export class RunService implements BeforeApplicationShutdown {
     // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
     const endActivity = this.activity.begin();
     const deps: RunDeps = {
-      gateway: this.gateway,
+      gateway: leaseGuardedGateway(this.gateway, run.persistence),
       persistence: run.persistence,
       clock: this.clock,
       catalogue: this.catalogue,
@@ -268,9 +267,10 @@ export class RunService implements BeforeApplicationShutdown {
    * The turn that replaced an execution cancels the task it still had bound, best effort: an expired
    * interrupt (they expired), or a run that never ended its task (the service stopped mid-run).
    */
-  private cancelReplaced(taskId: string, threadId: string, failure: string): void {
+  private cancelReplaced(persistence: ThreadRunState, taskId: string, failure: string): void {
+    const { threadId } = persistence.state;
     this.activity
-      .track(() => this.gateway.cancelTask(taskId))
+      .track(() => leaseGuardedGateway(this.gateway, persistence).cancelTask(taskId))
       .catch((error: unknown) => this.logger.warn({ msg: failure, threadId, taskId, error: String(error) }));
   }
 }

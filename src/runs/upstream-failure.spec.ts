@@ -2,6 +2,7 @@ import { fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
 import { UpstreamHttpError } from '../a2a/upstream-error';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { LeaseLostError } from '../threads/thread-coordination';
 import { streamEndFailure, taskStateFailure, upstreamFailure, type FailurePhase } from './upstream-failure';
 
 /** A JSON-RPC error frame as the stream reader rebuilds it. */
@@ -117,6 +118,22 @@ describe('upstreamFailure: every kernel failure → code, status and message key
       phase: 'answer',
       code: ErrorCode.EXECUTION_LOST,
       key: 'taskToResumeUnavailable',
+      status: 409,
+    },
+    {
+      failure: 'a lost lease (another replica took the thread) keeps its code',
+      error: () => new LeaseLostError(),
+      phase: 'answer',
+      code: ErrorCode.THREAD_TAKEN_OVER,
+      key: 'threadTakenOver',
+      status: 409,
+    },
+    {
+      failure: 'a lost lease while reading',
+      error: () => new LeaseLostError(),
+      phase: 'stream',
+      code: ErrorCode.THREAD_TAKEN_OVER,
+      key: 'threadTakenOver',
       status: 409,
     },
     {

@@ -2,12 +2,15 @@ import { FakeThreadCluster } from '../../test/support/fakes/fake-thread-cluster'
 import { sampleThreadState } from '../../test/support/thread-store.contract';
 import { ErrorCode } from '../common/error-code';
 import { ClusterThreadCoordination } from './cluster-thread-coordination';
+import { AguiError } from '../common/agui-error';
 import { ThreadWriteConflictError } from './thread-cluster';
+import { LeaseLostError } from './thread-coordination';
 
 function coordination() {
   const cluster = new FakeThreadCluster();
-  const sut = new ClusterThreadCoordination(cluster);
-  return { cluster, sut };
+  const clock = { ms: 0 };
+  const sut = new ClusterThreadCoordination(cluster, () => clock.ms);
+  return { cluster, sut, clock };
 }
 
 /** Several replicas share one thread space (docs/operations.md#scale-out-several-replicas-on-redis). */
@@ -49,16 +52,80 @@ describe('ClusterThreadCoordination', () => {
     });
   });
 
-  it("fences a run's write once its lease is gone (STATE_PERSISTENCE_FAILED)", async () => {
+  it("fences a run's write once its lease is gone: lease lost (THREAD_TAKEN_OVER), not a conflict", async () => {
     const { cluster, sut } = coordination();
     await sut.load('t');
     const lease = await sut.claim(sampleThreadState('t'), 'run-1');
     expect(lease.leaseToken).toBe('lease-1');
     await sut.commit(sampleThreadState('t', 'v2'), lease);
     cluster.dropLease('t');
-    await expect(sut.commit(sampleThreadState('t', 'v3'), lease)).rejects.toMatchObject({
-      code: ErrorCode.STATE_PERSISTENCE_FAILED,
-    });
+    const lost = jest.fn();
+    sut.onLeaseLost(lease, lost);
+    const refused = sut.commit(sampleThreadState('t', 'v3'), lease);
+    await expect(refused).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(refused).rejects.toMatchObject({ code: ErrorCode.THREAD_TAKEN_OVER });
+    expect(lost).toHaveBeenCalledTimes(1);
+    // From now on the run may not act on the kernel, and no Redis round trip is needed to know it.
+    const callsBefore = cluster.calls.length;
+    await expect(sut.ensureLease(lease)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(cluster.calls).toHaveLength(callsBefore);
+    sut.shutdown();
+  });
+
+  it('tells the run at once when a renewal finds its lease gone', async () => {
+    jest.useFakeTimers();
+    const { cluster, sut } = coordination();
+    await sut.load('t');
+    const lease = await sut.claim(sampleThreadState('t'), 'run-1');
+    const lost = jest.fn();
+    sut.onLeaseLost(lease, lost);
+    cluster.takeLease('t');
+    await jest.advanceTimersByTimeAsync(cluster.leaseRenewMs);
+    expect(lost).toHaveBeenCalledTimes(1);
+    await expect(sut.ensureLease(lease)).rejects.toMatchObject({ code: ErrorCode.THREAD_TAKEN_OVER });
+    // Renewals stopped; a listener registered late hears of it too.
+    await jest.advanceTimersByTimeAsync(cluster.leaseRenewMs * 3);
+    expect(cluster.calls.filter((call) => call === 'renew t')).toHaveLength(1);
+    const late = jest.fn();
+    sut.onLeaseLost(lease, late);
+    expect(late).toHaveBeenCalledTimes(1);
+    await sut.release('t', lease);
+    expect(cluster.calls).not.toContain('release t');
+  });
+
+  it('checks the lease in the cluster before a side effect only once the last renewal is older than half the TTL', async () => {
+    jest.useFakeTimers();
+    const { cluster, sut, clock } = coordination();
+    await sut.load('t');
+    const lease = await sut.claim(sampleThreadState('t'), 'run-1');
+    clock.ms = cluster.leaseTtlMs / 2 - 1;
+    await sut.ensureLease(lease);
+    expect(cluster.calls.filter((call) => call === 'renew t')).toHaveLength(0);
+    // A process frozen past the TTL: its renewal timer never ran, and another replica took the thread.
+    clock.ms = cluster.leaseTtlMs * 2;
+    cluster.takeLease('t');
+    await expect(sut.ensureLease(lease)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(cluster.calls.filter((call) => call === 'renew t')).toHaveLength(1);
+    sut.shutdown();
+  });
+
+  it('refuses a side effect it cannot vouch for while the cluster does not answer (STATE_UNAVAILABLE), without calling the lease lost', async () => {
+    jest.useFakeTimers();
+    const { cluster, sut, clock } = coordination();
+    await sut.load('t');
+    const lease = await sut.claim(sampleThreadState('t'), 'run-1');
+    const lost = jest.fn();
+    sut.onLeaseLost(lease, lost);
+    clock.ms = cluster.leaseTtlMs;
+    const unavailable = new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable');
+    jest.spyOn(cluster, 'renewLease').mockRejectedValueOnce(unavailable);
+    await expect(sut.ensureLease(lease)).rejects.toBe(unavailable);
+    expect(lost).not.toHaveBeenCalled();
+    // Redis is back and the lease still this run's: the side effect may go, and the check counts as a renewal.
+    await expect(sut.ensureLease(lease)).resolves.toBeUndefined();
+    const renewals = cluster.calls.filter((call) => call === 'renew t').length;
+    await sut.ensureLease(lease);
+    expect(cluster.calls.filter((call) => call === 'renew t')).toHaveLength(renewals);
     sut.shutdown();
   });
 

@@ -2,8 +2,24 @@ import { Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import { ThreadWriteConflictError, type ThreadCluster, type ThreadWriteOutcome } from './thread-cluster';
-import type { CoordinatedLoad, RunLease, ThreadCoordination } from './thread-coordination';
+import {
+  LeaseLostError,
+  type CoordinatedLoad,
+  type RunLease,
+  type ThreadCoordination,
+} from './thread-coordination';
 import type { ThreadState } from './thread-state';
+
+/** What this replica knows of one lease it claimed, until it releases it. */
+interface LeaseWatch {
+  readonly threadId: string;
+  readonly leaseToken: string;
+  readonly renewal: NodeJS.Timeout;
+  /** Monotonic time the last claim or renewal Redis confirmed was *sent*: the lease holds until then + TTL. */
+  confirmedAt: number;
+  isLost: boolean;
+  readonly lostListeners: (() => void)[];
+}
 
 /**
  * Several replicas over the Redis store (docs/operations.md#scale-out-several-replicas-on-redis): the lock also takes a Redis
@@ -16,9 +32,14 @@ export class ClusterThreadCoordination implements ThreadCoordination {
   /** Per thread while someone holds its lock: the version and lease the last load saw. */
   private readonly seenVersions = new Map<string, number>();
   private readonly seenLeased = new Set<string>();
-  private readonly renewals = new Set<NodeJS.Timeout>();
+  /** The leases this replica's runs hold, by token. */
+  private readonly watches = new Map<string, LeaseWatch>();
 
-  constructor(private readonly cluster: ThreadCluster) {}
+  /** `now` is monotonic (a lease is measured against elapsed time, never the wall clock). */
+  constructor(
+    private readonly cluster: ThreadCluster,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   async withLock<T>(threadId: string, work: () => Promise<T>): Promise<T> {
     const lock = await this.cluster.lock(threadId);
@@ -37,25 +58,62 @@ export class ClusterThreadCoordination implements ThreadCoordination {
     return { state: read.state, isFresh: read.state !== undefined };
   }
 
-  /** STATE_PERSISTENCE_FAILED for a run's write (`fence`) once that run has lost its lease. */
+  /** LeaseLostError for a run's write (`fence`) once that run has lost its lease. */
   async commit(state: ThreadState, fence?: RunLease): Promise<void> {
     const outcome = await this.cluster.write(
       state,
       this.seenVersions.get(state.threadId) ?? 0,
       fence === undefined ? {} : { fenceToken: fence.leaseToken ?? '' },
     );
+    if (outcome.kind === 'fenced') {
+      this.markLost(fence?.leaseToken);
+      throw new LeaseLostError();
+    }
     this.afterWrite(state, outcome);
   }
 
   /** One atomic compare-and-set that also claims the lease; ThreadWriteConflictError if the document moved. */
   async claim(state: ThreadState, runId: string): Promise<RunLease> {
+    const sentAt = this.now();
     const outcome = await this.cluster.write(state, this.seenVersions.get(state.threadId) ?? 0, {
       claimForRun: runId,
     });
     if (outcome.kind === 'busy') throw new AguiError(ErrorCode.THREAD_BUSY, 'threadBusy');
     this.afterWrite(state, outcome);
     const leaseToken = outcome.kind === 'written' ? outcome.leaseToken : undefined;
-    return leaseToken ? { leaseToken, renewal: this.renew(state.threadId, leaseToken) } : {};
+    if (!leaseToken) return {};
+    const watch: LeaseWatch = {
+      threadId: state.threadId,
+      leaseToken,
+      renewal: this.renew(leaseToken),
+      confirmedAt: sentAt,
+      isLost: false,
+      lostListeners: [],
+    };
+    this.watches.set(leaseToken, watch);
+    return { leaseToken, renewal: watch.renewal };
+  }
+
+  async ensureLease(lease: RunLease): Promise<void> {
+    const watch = lease.leaseToken === undefined ? undefined : this.watches.get(lease.leaseToken);
+    // No lease to lose: a guidance run, or a run that already gave its slot back.
+    if (!watch) return;
+    if (watch.isLost) throw new LeaseLostError();
+    const sentAt = this.now();
+    if (sentAt - watch.confirmedAt < this.cluster.leaseTtlMs / 2) return;
+    // A renewal is the check: it also tells whether the token still holds the lease, and extends it.
+    if (!(await this.cluster.renewLease(watch.threadId, watch.leaseToken))) {
+      this.markLost(watch.leaseToken);
+      throw new LeaseLostError();
+    }
+    watch.confirmedAt = Math.max(watch.confirmedAt, sentAt);
+  }
+
+  onLeaseLost(lease: RunLease, listener: () => void): void {
+    const watch = lease.leaseToken === undefined ? undefined : this.watches.get(lease.leaseToken);
+    if (!watch) return;
+    if (watch.isLost) listener();
+    else watch.lostListeners.push(listener);
   }
 
   isLeasedElsewhere(threadId: string): boolean {
@@ -63,11 +121,12 @@ export class ClusterThreadCoordination implements ThreadCoordination {
   }
 
   async release(threadId: string, lease: RunLease): Promise<void> {
-    if (lease.renewal) {
-      clearInterval(lease.renewal);
-      this.renewals.delete(lease.renewal);
-    }
+    if (lease.renewal) clearInterval(lease.renewal);
     if (!lease.leaseToken) return;
+    const watch = this.watches.get(lease.leaseToken);
+    this.watches.delete(lease.leaseToken);
+    // Lost: the key is another replica's now, or gone; the script would delete nothing anyway.
+    if (watch?.isLost) return;
     await this.cluster.releaseLease(threadId, lease.leaseToken).catch((error: unknown) =>
       // The lease then expires on its own after its TTL.
       this.logger.warn({ msg: 'releasing a run lease failed', threadId, error: String(error) }),
@@ -99,35 +158,52 @@ export class ClusterThreadCoordination implements ThreadCoordination {
   }
 
   shutdown(): void {
-    for (const renewal of this.renewals) clearInterval(renewal);
-    this.renewals.clear();
+    for (const watch of this.watches.values()) clearInterval(watch.renewal);
+    this.watches.clear();
   }
 
   private afterWrite(state: ThreadState, outcome: ThreadWriteOutcome): void {
     if (outcome.kind === 'conflict') throw new ThreadWriteConflictError();
     if (outcome.kind !== 'written') {
-      this.logger.warn({ msg: 'a run lost its lease: write refused', threadId: state.threadId });
-      throw new AguiError(ErrorCode.STATE_PERSISTENCE_FAILED, 'executionMappingNotCommitted');
+      // Only a claim meets `busy` and only a fenced write meets `fenced`; both are handled before this.
+      throw new AguiError(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable');
     }
     this.seenVersions.set(state.threadId, outcome.version);
   }
 
-  /** Renews at a third of the TTL; once the lease is gone the run's next write is refused (fencing). */
-  private renew(threadId: string, leaseToken: string): NodeJS.Timeout {
+  /**
+   * Renews at a third of the TTL. Once the lease is found gone the run is told at once (it stops, sending
+   * nothing more to the kernel) and its next write is refused (fencing).
+   */
+  private renew(leaseToken: string): NodeJS.Timeout {
     const renewal = setInterval(() => {
-      this.cluster.renewLease(threadId, leaseToken).then(
+      const watch = this.watches.get(leaseToken);
+      if (!watch) return;
+      const sentAt = this.now();
+      this.cluster.renewLease(watch.threadId, leaseToken).then(
         (isHeld) => {
-          if (isHeld) return;
-          clearInterval(renewal);
-          this.renewals.delete(renewal);
-          this.logger.warn({ msg: 'run lease lost', code: ErrorCode.THREAD_BUSY, threadId });
+          if (isHeld) watch.confirmedAt = Math.max(watch.confirmedAt, sentAt);
+          else this.markLost(leaseToken);
         },
         (error: unknown) =>
-          this.logger.warn({ msg: 'renewing a run lease failed', threadId, error: String(error) }),
+          this.logger.warn({
+            msg: 'renewing a run lease failed',
+            threadId: watch.threadId,
+            error: String(error),
+          }),
       );
     }, this.cluster.leaseRenewMs);
     renewal.unref();
-    this.renewals.add(renewal);
     return renewal;
+  }
+
+  /** The lease is gone (expired, or another replica's now): renewals stop and the run hears of it once. */
+  private markLost(leaseToken: string | undefined): void {
+    const watch = leaseToken === undefined ? undefined : this.watches.get(leaseToken);
+    if (!watch || watch.isLost) return;
+    watch.isLost = true;
+    clearInterval(watch.renewal);
+    this.logger.warn({ msg: 'run lease lost', code: ErrorCode.THREAD_TAKEN_OVER, threadId: watch.threadId });
+    for (const listener of watch.lostListeners.splice(0)) listener();
   }
 }

@@ -4,11 +4,32 @@ import type { ThreadState } from './thread-state';
 import type { ThreadStore } from './thread-store';
 
 /**
+ * Idle threads' total size when no configuration says otherwise (IAC_CODE_AGUI_THREAD_CACHE_BYTES): 32 MiB,
+ * a small share of the chart's 512 Mi container limit, and some thousands of typical threads.
+ */
+export const DEFAULT_THREAD_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** The cache's two bounds (docs/behaviour/bounds.md). */
+export interface ThreadCacheBounds {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
+/**
+ * What an idle thread counts against the byte bound: its JSON length, which tracks what its strings and
+ * records hold. Computed once, when the thread enters the idle cache.
+ */
+function cachedSizeOf(state: ThreadState): number {
+  return JSON.stringify(state).length;
+}
+
+/**
  * One replica over its store (files, or a host's store): the run slot is in memory only (deliberately not
  * persisted) and loaded threads are cached, loaded on demand, nothing read at start.
  *
  * The cache is bounded: a thread in use is kept apart and never evicted; an idle thread sits in an LRU of
- * IAC_CODE_AGUI_THREAD_CACHE_SIZE entries and, once evicted, is read from the store again on its next load.
+ * IAC_CODE_AGUI_THREAD_CACHE_SIZE entries and IAC_CODE_AGUI_THREAD_CACHE_BYTES (a thread larger than that is
+ * not kept at all) and, once evicted, is read from the store again on its next load.
  * Evicting is always safe because the cache only ever holds what is already durable (`commit` writes first). A
  * pending interrupt does not keep a thread in memory: its expiry timer holds the id only.
  */
@@ -20,9 +41,9 @@ export class LocalThreadCoordination implements ThreadCoordination {
 
   constructor(
     private readonly store: ThreadStore,
-    cacheSize: number,
+    bounds: ThreadCacheBounds,
   ) {
-    this.idle = new LRUCache({ max: cacheSize });
+    this.idle = new LRUCache({ max: bounds.entries, maxSize: bounds.bytes, sizeCalculation: cachedSizeOf });
   }
 
   withLock<T>(_threadId: string, work: () => Promise<T>): Promise<T> {
@@ -51,6 +72,11 @@ export class LocalThreadCoordination implements ThreadCoordination {
   isLeasedElsewhere(): boolean {
     return false;
   }
+
+  /** One replica: the slot is in memory and cannot be taken by anyone else. */
+  async ensureLease(): Promise<void> {}
+
+  onLeaseLost(): void {}
 
   async release(): Promise<void> {}
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import Redis, { ReplyError } from 'ioredis';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { ConfigError } from '../config/load-config';
 import { redactCredentials, urlPasswords } from '../logging/redact-credentials';
 import { defineThreadScripts, type ScriptedRedis } from './redis-scripted-client';
+import { judgeRedisDurability, type RedisDurabilitySettings } from './redis-durability';
 import { redisCancelChannel, redisThreadKeys } from './redis-thread-keys';
 import { acquireRedisLock } from './redis-thread-lock';
 import type { RedisThreadStoreOptions } from './redis-thread-store-options';
@@ -41,6 +43,7 @@ interface CancelMessage {
 export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicationShutdown {
   readonly [IS_THREAD_CLUSTER] = true;
   readonly leaseRenewMs: number;
+  readonly leaseTtlMs: number;
   private readonly logger = new Logger(RedisThreadStore.name);
   private readonly client: ScriptedRedis;
   private subscriber?: Redis;
@@ -54,6 +57,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     private readonly settings: RedisConnectionSettings,
     private readonly options: RedisThreadStoreOptions,
   ) {
+    this.leaseTtlMs = options.leaseTtlMs;
     this.leaseRenewMs = Math.max(1, Math.floor(options.leaseTtlMs / 3));
     this.client = defineThreadScripts(
       new Redis(settings.redisUrl, {
@@ -88,6 +92,64 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
 
   async checkReady(): Promise<void> {
     if ((await this.guard(this.client.ping())) !== 'PONG') throw unavailable(new Error('no PONG'));
+  }
+
+  /**
+   * The boot check of docs/behaviour/state.md#redis-durability: a Redis without AOF or with an evicting
+   * policy stops the start (ConfigError) unless `allowVolatile` (IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE), which
+   * starts with a warning. A server that refuses CONFIG, or does not answer yet, is logged as unchecked.
+   */
+  async verifyDurability(allowVolatile: boolean): Promise<void> {
+    let settings: RedisDurabilitySettings;
+    try {
+      settings = await this.durabilitySettings();
+    } catch (error) {
+      this.logger.warn({
+        msg: 'Redis durability not checked: Redis did not answer at start',
+        code: ErrorCode.STATE_UNAVAILABLE,
+        error: this.logText(error),
+      });
+      return;
+    }
+    const verdict = judgeRedisDurability(settings);
+    if (verdict.kind === 'durable') return;
+    if (verdict.kind === 'unverifiable') {
+      this.logger.warn({
+        msg: 'Redis durability not checked: the server refuses CONFIG GET; it must run with appendonly yes and maxmemory-policy noeviction',
+      });
+      return;
+    }
+    const problems = verdict.problems.join('; ');
+    if (!allowVolatile) {
+      throw new ConfigError(
+        `IAC_CODE_AGUI_REDIS_URL: Redis would lose announced interrupts (${problems}). Run it with appendonly yes and maxmemory-policy noeviction, or set IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE=true to start anyway.`,
+      );
+    }
+    this.logger.warn({
+      msg: 'Redis is not durable: a Redis restart or eviction loses announced interrupts and run leases (IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE=true)',
+      problems: verdict.problems,
+    });
+  }
+
+  /** `CONFIG GET` of the two settings; an error reply (CONFIG renamed or not allowed) leaves a setting unknown. */
+  private async durabilitySettings(): Promise<RedisDurabilitySettings> {
+    const setting = async (name: string): Promise<string | undefined> => {
+      try {
+        const reply = (await this.client.config('GET', name)) as string[];
+        return reply[1];
+      } catch (error) {
+        if (error instanceof ReplyError) return undefined;
+        throw error;
+      }
+    };
+    const [appendonly, maxmemoryPolicy] = await Promise.all([
+      setting('appendonly'),
+      setting('maxmemory-policy'),
+    ]);
+    return {
+      ...(appendonly === undefined ? {} : { appendonly }),
+      ...(maxmemoryPolicy === undefined ? {} : { maxmemoryPolicy }),
+    };
   }
 
   async read(threadId: string): Promise<VersionedThread> {

@@ -22,6 +22,13 @@ export interface RunPersistence {
   markTerminalAndRelease(): Promise<void>;
   /** Called when the cancel extension cancels this execution while the run streams. */
   onCancelled(callback: () => void): void;
+  /**
+   * Called right before each kernel side effect of the run (an answer, CancelTask): rejects LeaseLostError
+   * (THREAD_TAKEN_OVER) once another replica may hold the thread (docs/behaviour/state.md#the-run-lease).
+   */
+  ensureLease(): Promise<void>;
+  /** Called once when the run's lease is found lost: the run stops without acting on the kernel. */
+  onLeaseLost(callback: () => void): void;
   /** Frees the thread's active-run slot (on every replica: a lease in Redis). Idempotent; never rejects. */
   release(): Promise<void>;
 }

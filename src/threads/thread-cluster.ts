@@ -51,6 +51,8 @@ export interface ThreadClusterLock {
 export interface ThreadCluster {
   /** How often a held run lease must be renewed (a fraction of its TTL). */
   readonly leaseRenewMs: number;
+  /** How long a run lease lives without a renewal. */
+  readonly leaseTtlMs: number;
   lock(threadId: string): Promise<ThreadClusterLock>;
   read(threadId: string): Promise<VersionedThread>;
   write(
@@ -58,7 +60,10 @@ export interface ThreadCluster {
     expectedVersion: number,
     condition?: ThreadWriteCondition,
   ): Promise<ThreadWriteOutcome>;
-  /** False when the lease is gone or belongs to someone else now (the run must stop writing). */
+  /**
+   * False when the lease is gone or belongs to someone else now (the run must stop writing and stop acting on
+   * the kernel); rejects when the cluster does not answer. Also the lease check before a kernel side effect.
+   */
   renewLease(threadId: string, leaseToken: string): Promise<boolean>;
   releaseLease(threadId: string, leaseToken: string): Promise<void>;
   /** Tells every replica that this execution was cancelled, so the one streaming it ends its run. */

@@ -1,3 +1,5 @@
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
 import type { ThreadState } from './thread-state';
 
 /** What a run holds while it has a thread's slot: in cluster mode the fencing token of its lease and its renewal. */
@@ -28,6 +30,15 @@ export interface ThreadCoordination {
   claim(state: ThreadState, runId: string): Promise<RunLease>;
   /** Whether another replica's run held the slot when this lock holder last loaded the thread. */
   isLeasedElsewhere(threadId: string): boolean;
+  /**
+   * Resolves while the run may still act on the kernel for its thread; rejects LeaseLostError once its lease
+   * is known lost (a renewal or a fenced write found it gone). When the last confirmed claim or renewal is
+   * older than half the lease TTL it asks the cluster first (one script); a cluster that does not answer
+   * rejects STATE_UNAVAILABLE, so nothing is sent without knowing (docs/behaviour/state.md#the-run-lease).
+   */
+  ensureLease(lease: RunLease): Promise<void>;
+  /** `listener` runs once, when the run's lease is found lost (at once, synchronously, if it already is). */
+  onLeaseLost(lease: RunLease, listener: () => void): void;
   /** Gives a run's slot back; never rejects. */
   release(threadId: string, lease: RunLease): Promise<void>;
   /** Tells the other replicas (if any) to end the thread's active run of that execution; never rejects. */
@@ -39,4 +50,15 @@ export interface ThreadCoordination {
   /** The last lock holder of the thread is done: forget what was seen under the lock. */
   unlocked(threadId: string): void;
   shutdown(): void;
+}
+
+/**
+ * The run's lease is gone: another replica may hold the thread now. Not a version conflict (retried) nor an
+ * unavailable store (503): the run stops at once, sending nothing more to the kernel (THREAD_TAKEN_OVER).
+ */
+export class LeaseLostError extends AguiError {
+  constructor() {
+    super(ErrorCode.THREAD_TAKEN_OVER, 'threadTakenOver');
+    this.name = 'LeaseLostError';
+  }
 }

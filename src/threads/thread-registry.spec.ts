@@ -3,10 +3,13 @@ import { sampleThreadState } from '../../test/support/thread-store.contract';
 import { ThreadRegistry } from './thread-registry';
 
 /** A registry over a store holding the given threads, keeping at most `cacheSize` idle threads. */
-async function registryWith(threadIds: string[], cacheSize: number) {
+async function registryWith(threadIds: string[], cacheSize: number, cacheBytes?: number) {
   const store = new InMemoryThreadStore();
   for (const threadId of threadIds) await store.save(sampleThreadState(threadId));
-  const sut = new ThreadRegistry(store, null, null, { threadCacheSize: cacheSize });
+  const sut = new ThreadRegistry(store, null, null, {
+    threadCacheSize: cacheSize,
+    threadCacheBytes: cacheBytes,
+  });
   /** How often the registry read `threadId` from the store. */
   const storeLoads = (threadId: string) => store.loadedThreadIds.filter((id) => id === threadId).length;
   const touch = async (...ids: string[]) => {
@@ -30,6 +33,24 @@ describe('ThreadRegistry cache', () => {
     expect([storeLoads('a'), storeLoads('c')]).toEqual([1, 1]);
     await touch('b');
     expect(storeLoads('b')).toBe(2);
+  });
+
+  it('evicts by bytes too: idle threads over the byte bound go, least recently used first', async () => {
+    const size = JSON.stringify(sampleThreadState('a')).length;
+    const { storeLoads, touch } = await registryWith(['a', 'b', 'c'], 100, 2 * size + 1);
+    await touch('a', 'b', 'c'); // three fit the count bound, two the byte bound: a is evicted
+    await touch('b', 'c');
+    expect([storeLoads('b'), storeLoads('c')]).toEqual([1, 1]);
+    await touch('a');
+    expect(storeLoads('a')).toBe(2);
+  });
+
+  it('keeps no idle thread larger than the byte bound, and still serves it', async () => {
+    const size = JSON.stringify(sampleThreadState('a')).length;
+    const { sut, storeLoads, touch } = await registryWith(['a'], 100, size - 1);
+    await touch('a', 'a');
+    expect(storeLoads('a')).toBe(2);
+    await expect(sut.withLock('a', () => sut.load('a'))).resolves.toEqual(sampleThreadState('a'));
   });
 
   it('reloads the last committed state of an evicted thread', async () => {

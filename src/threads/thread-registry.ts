@@ -5,6 +5,7 @@ import { ClusterThreadCoordination } from './cluster-thread-coordination';
 import { LocalThreadCoordination } from './local-thread-coordination';
 import { THREAD_CLUSTER, type ThreadCluster } from './thread-cluster';
 import type { RunLease, ThreadCoordination } from './thread-coordination';
+import { DEFAULT_THREAD_CACHE_BYTES } from './local-thread-coordination';
 import type { ThreadState } from './thread-state';
 import { validatedCluster, validatedStore } from './validated-thread-sources';
 import { THREAD_STORE, type ThreadStore } from './thread-store';
@@ -43,15 +44,17 @@ export class ThreadRegistry implements OnApplicationShutdown {
     @Inject(THREAD_STORE) store: ThreadStore,
     @Optional() @Inject(THREAD_CLUSTER) cluster: ThreadCluster | null = null,
     @Optional() @Inject(RunMetrics) private readonly metrics: RunMetrics | null = null,
-    @Optional() @Inject(APP_CONFIG) config: Pick<AppConfig, 'threadCacheSize'> | null = null,
+    @Optional()
+    @Inject(APP_CONFIG)
+    config: (Pick<AppConfig, 'threadCacheSize'> & Partial<Pick<AppConfig, 'threadCacheBytes'>>) | null = null,
   ) {
     // Whatever store or cluster it is (a host's included), what it returns is checked first.
     this.coordination = cluster
       ? new ClusterThreadCoordination(validatedCluster(cluster))
-      : new LocalThreadCoordination(
-          validatedStore(store),
-          config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE,
-        );
+      : new LocalThreadCoordination(validatedStore(store), {
+          entries: config?.threadCacheSize ?? DEFAULT_THREAD_CACHE_SIZE,
+          bytes: config?.threadCacheBytes ?? DEFAULT_THREAD_CACHE_BYTES,
+        });
     this.coordination.onCancelPublished((threadId, executionId) =>
       this.cancelLocalRun(threadId, executionId),
     );
@@ -130,6 +133,19 @@ export class ThreadRegistry implements OnApplicationShutdown {
     this.cancelLocalRun(threadId, executionId);
     // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the local run is already cancelled; the broadcast to other replicas logs its own failure (never rejects)
     void this.coordination.publishCancel(threadId, executionId);
+  }
+
+  /**
+   * Resolves while the run may act on the kernel (send an answer, CancelTask); LeaseLostError once another
+   * replica may hold the thread, STATE_UNAVAILABLE when that cannot be told (docs/behaviour/state.md#the-run-lease).
+   */
+  ensureLease(threadId: string, runId: string): Promise<void> {
+    return this.coordination.ensureLease(this.leaseOf(threadId, runId));
+  }
+
+  /** The run hears once that its lease was found lost (renewal, fenced write or lease check). */
+  onLeaseLost(threadId: string, runId: string, listener: () => void): void {
+    this.coordination.onLeaseLost(this.leaseOf(threadId, runId), listener);
   }
 
   /** Frees the slot (in cluster mode the lease too, if it is still this run's). Never rejects. */

@@ -75,6 +75,14 @@ export class ThreadRunState implements RunPersistence {
     });
   }
 
+  ensureLease(): Promise<void> {
+    return this.registry.ensureLease(this.current.threadId, this.runId);
+  }
+
+  onLeaseLost(callback: () => void): void {
+    this.registry.onLeaseLost(this.current.threadId, this.runId, callback);
+  }
+
   /**
    * Frees the slot once the writes already started have landed (a disconnect's terminal marking must not
    * arrive after the lease is gone, or it would be fenced). Idempotent; never rejects.

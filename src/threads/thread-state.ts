@@ -1,5 +1,6 @@
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { assertStorable } from './thread-state-schema';
 import { compareCodePoints } from '../wire/code-point-order';
 import {
   PERSISTED_INPUT_FIELDS,
@@ -107,9 +108,10 @@ export function validateThreadState(doc: unknown, threadId: string): ThreadState
  * kept, NaN refused, trailing newline — what Python's `json.dumps(sort_keys=True, indent=2,
  * ensure_ascii=False)` writes. Set-like arrays are sorted and de-duplicated, as the Python adapter
  * holds them in sets. Written by hand because `JSON.stringify` puts integer-like keys (a runId "10")
- * first regardless of order.
+ * first regardless of order. A string over its bound (docs/behaviour/bounds.md) is refused, never written.
  */
 export function serializeThreadState(state: ThreadState): string {
+  assertStorable(state);
   const execution = state.execution;
   const document = {
     ...state,

@@ -8,11 +8,18 @@ import { THREAD_STORE, type ThreadStore } from './thread-store';
  * readiness route is open and polled every few seconds by every probe of every replica.
  */
 export const STORE_PROBE_INTERVAL_MS = 5000;
+/**
+ * A probe that has not answered by then counts as down: a stalled Redis (or disk) must give a prompt 503, well
+ * inside a probe's own timeout, not hold the readiness route for the store's command timeout.
+ */
+export const STORE_PROBE_DEADLINE_MS = 1000;
+
+type ProbeResult = 'up' | 'unavailable' | 'no answer in time';
 
 /** Ready only when the thread store can write (the state directory, or Redis). */
 @Injectable()
 export class ThreadStoreHealthIndicator {
-  private lastProbe?: { readonly at: number; readonly isUp: Promise<boolean> };
+  private lastProbe?: { readonly at: number; readonly result: Promise<ProbeResult> };
 
   constructor(
     private readonly health: HealthIndicatorService,
@@ -22,21 +29,28 @@ export class ThreadStoreHealthIndicator {
 
   async isHealthy(key = 'threadStore') {
     const indicator = this.health.check(key);
-    return (await this.probe()) ? indicator.up() : indicator.down({ reason: 'unavailable' });
+    const result = await this.probe();
+    return result === 'up' ? indicator.up() : indicator.down({ reason: result });
   }
 
   /** The cached result while it is fresh; concurrent checks share one probe. */
-  private probe(): Promise<boolean> {
+  private probe(): Promise<ProbeResult> {
     const now = this.clock.now();
     if (this.lastProbe === undefined || now - this.lastProbe.at >= STORE_PROBE_INTERVAL_MS) {
+      let deadline: NodeJS.Timeout | undefined;
+      const late = new Promise<ProbeResult>((resolve) => {
+        deadline = setTimeout(() => resolve('no answer in time'), STORE_PROBE_DEADLINE_MS);
+        deadline.unref();
+      });
+      const answered = this.store.checkReady().then(
+        (): ProbeResult => 'up',
+        (): ProbeResult => 'unavailable',
+      );
       this.lastProbe = {
         at: now,
-        isUp: this.store.checkReady().then(
-          () => true,
-          () => false,
-        ),
+        result: Promise.race([answered, late]).finally(() => clearTimeout(deadline)),
       };
     }
-    return this.lastProbe.isUp;
+    return this.lastProbe.result;
   }
 }

@@ -58,17 +58,25 @@ export interface ThreadsParts {
         parts?.threadStore
           ? resolveGatewayPart(parts.threadStore, moduleRef)
           : config.store.kind === 'redis'
-            ? loadRedisThreadStore().then(
-                ({ RedisThreadStore }) =>
-                  new RedisThreadStore(
-                    {
-                      redisUrl: config.store.redisUrl ?? '',
-                      keyPrefix: config.store.keyPrefix,
-                      tls: config.store.tls,
-                    },
-                    options,
-                  ),
-              )
+            ? loadRedisThreadStore().then(async ({ RedisThreadStore }) => {
+                const store = new RedisThreadStore(
+                  {
+                    redisUrl: config.store.redisUrl ?? '',
+                    keyPrefix: config.store.keyPrefix,
+                    tls: config.store.tls,
+                  },
+                  {
+                    ...options,
+                    ...(config.store.leaseTtlMs === undefined ? {} : { leaseTtlMs: config.store.leaseTtlMs }),
+                  },
+                );
+                // A refused start must not leave the client connected (a host's test would hang on it).
+                await store.verifyDurability(config.store.allowVolatile).catch(async (error: unknown) => {
+                  await store.onApplicationShutdown();
+                  throw error;
+                });
+                return store;
+              })
             : new FileThreadStore(config.stateDir, { clock }),
     },
     {

@@ -47,5 +47,6 @@ describe('validatedCluster', () => {
       isLeased: true,
     });
     expect(validatedCluster(cluster).leaseRenewMs).toBe(cluster.leaseRenewMs);
+    expect(validatedCluster(cluster).leaseTtlMs).toBe(cluster.leaseTtlMs);
   });
 });

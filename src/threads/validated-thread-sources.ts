@@ -27,6 +27,9 @@ export function validatedCluster(cluster: ThreadCluster): ThreadCluster {
     get leaseRenewMs() {
       return cluster.leaseRenewMs;
     },
+    get leaseTtlMs() {
+      return cluster.leaseTtlMs;
+    },
     lock: (threadId) => cluster.lock(threadId),
     read: async (threadId): Promise<VersionedThread> => {
       const read = await asUnavailable(() => cluster.read(threadId));

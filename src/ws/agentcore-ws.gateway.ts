@@ -102,6 +102,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
     );
     new WsRunChannel(socket, context, this.port(), {
       heartbeatMs: this.config.heartbeatMs,
+      missedPongLimit: this.config.wsMissedPongLimit,
       catalogue: this.catalogue,
       clock: this.clock,
       logger: this.logger,

@@ -20,17 +20,22 @@ class FakeSocket extends EventEmitter {
   readyState = 1;
   readonly sent: Buffer[] = [];
   closedWith?: number;
+  closeReason?: string;
+  pings = 0;
   /** Sends and the wire's cork/uncork calls, in order. */
   readonly log: string[] = [];
   send(piece: Buffer): void {
     this.sent.push(piece);
     this.log.push('send');
   }
-  close(code: number): void {
+  close(code: number, reason?: string): void {
     this.closedWith = code;
+    this.closeReason = reason;
     this.readyState = 3;
   }
-  ping(): void {}
+  ping(): void {
+    this.pings++;
+  }
   /** What the client sees, one parsed event per frame. */
   events(): (BaseEvent & Record<string, unknown>)[] {
     return this.sent.map((frame) => JSON.parse(frame.toString('utf8').replace(/^data: /, '')));
@@ -82,7 +87,10 @@ const event = (type: string, runId: string) => ({ type, threadId: 't', runId, ti
 const input = (runId: string, lang = 'en') => JSON.stringify({ threadId: 't', runId, lang });
 
 describe('WsRunChannel', () => {
-  const open = (context: Partial<WsConnectionContext> = {}) => {
+  const open = (
+    context: Partial<WsConnectionContext> = {},
+    heartbeat = { heartbeatMs: 60_000, missedPongLimit: 2 },
+  ) => {
     const socket = new FakeSocket();
     const wire = new FakeWire(socket.log);
     const runs = new ScriptedRuns();
@@ -91,7 +99,7 @@ describe('WsRunChannel', () => {
       { requestId: 'r', closeAfterRun: false, ...context },
       runs,
       {
-        heartbeatMs: 60_000,
+        ...heartbeat,
         catalogue: new MessageCatalogue(),
         clock: new FakeClock(),
         logger: new Logger('WsRunChannelSpec'),
@@ -102,6 +110,38 @@ describe('WsRunChannel', () => {
     const receive = (text: string) => socket.emit('message', Buffer.from(text), false);
     return { socket, runs, receive, wire };
   };
+
+  describe('heartbeat', () => {
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+    afterEach(() => jest.useRealTimers());
+    const HEARTBEAT = { heartbeatMs: 1_000, missedPongLimit: 2 };
+
+    it('closes a peer that leaves the limit of pings unanswered with 1001, and leaves its run', async () => {
+      const { socket, runs, receive } = open({}, HEARTBEAT);
+      receive(input('run-1'));
+      const run = await runs.started('run-1');
+      jest.advanceTimersByTime(2 * HEARTBEAT.heartbeatMs);
+      expect([socket.pings, socket.closedWith]).toEqual([2, undefined]);
+      jest.advanceTimersByTime(HEARTBEAT.heartbeatMs);
+      expect(socket.closedWith).toBe(1001);
+      expect(socket.closeReason).toBe('The WebSocket client stopped answering heartbeats.');
+      expect(run.observed).toBe(false);
+      jest.advanceTimersByTime(10 * HEARTBEAT.heartbeatMs);
+      expect(socket.pings).toBe(2);
+    });
+
+    it.each([
+      ['a pong', (socket: FakeSocket) => socket.emit('pong', Buffer.alloc(0))],
+      ['any message', (socket: FakeSocket) => socket.emit('message', Buffer.from(input('run-2')), false)],
+    ])('counts again from zero after %s', (_what, answer) => {
+      const { socket } = open({}, HEARTBEAT);
+      for (let beat = 0; beat < 10; beat++) {
+        jest.advanceTimersByTime(HEARTBEAT.heartbeatMs);
+        answer(socket);
+      }
+      expect([socket.pings, socket.closedWith]).toEqual([10, undefined]);
+    });
+  });
 
   it('lets an input sent while a run streams wait for its terminal event, never interleaving a frame', async () => {
     const { socket, runs, receive } = open();
@@ -165,17 +205,33 @@ describe('WsRunChannel', () => {
       {
         type: 'RUN_ERROR',
         code: 'THREAD_BUSY',
-        message: new MessageCatalogue().render('socketBusy', 'de'),
+        message: new MessageCatalogue().render('socketBusy', 'de', { runId: '"one-too-many"' }),
         timestamp: expect.any(Number),
       },
     ]);
-    expect(new MessageCatalogue().render('socketBusy', 'en')).toMatch(/WebSocket/);
+    expect(socket.events()[2].message).toMatch(/^Die Eingabe mit runId "one-too-many" wurde abgelehnt/);
     runs.streams.get('queued-0')?.complete();
     await runs.started(`queued-${MAX_QUEUED_WS_INPUTS - 1}`);
     expect(runs.admitted).toEqual([
       'run-1',
       ...Array.from({ length: MAX_QUEUED_WS_INPUTS }, (_, i) => `queued-${i}`),
     ]);
+  });
+
+  it('owes a flooding client one refusal per input, naming the first 64 and counting the rest', async () => {
+    const { socket, runs, receive } = open();
+    receive(input('run-1'));
+    const first = await runs.started('run-1');
+    for (let i = 0; i < MAX_QUEUED_WS_INPUTS + 70; i++) receive(input(`flood-${i}`));
+    first.complete();
+    await runs.started('flood-0');
+    const messages = socket.events().map((event) => String(event.message));
+    expect(messages).toHaveLength(70);
+    expect(messages[0]).toMatch(/^The input with runId "flood-2" was refused/);
+    expect(messages[63]).toMatch(/^The input with runId "flood-65" was refused/);
+    expect(messages.slice(64)).toEqual(
+      Array(6).fill(new MessageCatalogue().render('socketBusy', 'en', { runId: 'null' })),
+    );
   });
 
   it('goes on with the next waiting input after an admission refusal', async () => {

@@ -12,6 +12,7 @@ import type { AdmittedRun } from '../runs/admitted-run';
 import { encodeSseFrame, sseRecordOf } from '../wire/sse-frame';
 import type { RunRequestOrigin } from '../run-input/run-request-reader';
 import type { JsonBody } from '../run-input/read-json-body';
+import { LOGGED_ID_LENGTH } from '../logging/truncate-log-ids';
 import { splitUtf8Frame } from './split-utf8-frame';
 import type { WsConnectionContext } from './ws-connection-context';
 
@@ -31,6 +32,12 @@ const MAX_CLOSE_REASON_BYTES = 123;
  * may be a 12 MiB message, so the queue stays small; one more input is refused between runs.
  */
 export const MAX_QUEUED_WS_INPUTS = 2;
+
+/**
+ * Refusals owed that name their input; past this many (a client flooding a long run), the rest are counted
+ * per language and name none, so what a socket owes stays bounded.
+ */
+const MAX_NAMED_REFUSALS = 64;
 
 /** What a channel needs from the run path; the gateway passes the real RunRequestReader and RunService. */
 export interface WsRunPort {
@@ -52,6 +59,11 @@ export interface WsWire {
 
 export interface WsRunChannelOptions {
   readonly heartbeatMs: number;
+  /**
+   * Heartbeats in a row a peer may leave without a pong (or any other frame) before it is taken for gone
+   * and closed with 1001 (IAC_CODE_AGUI_WS_MISSED_PONGS, docs/behaviour/agentcore.md#websocket).
+   */
+  readonly missedPongLimit: number;
   readonly catalogue: MessageCatalogue;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -72,7 +84,7 @@ export interface WsRunChannelOptions {
  * socket (a resume, the next turn), unlike the AWS reference server's one run per connection. An input that arrives
  * while a run streams waits until that run's terminal event (at most MAX_QUEUED_WS_INPUTS of them), so no
  * frame of another run is ever interleaved into it; one beyond that is refused with RUN_ERROR THREAD_BUSY
- * (`socketBusy`), sent between runs for the same reason. Admission refusals are
+ * (`socketBusy`, naming the refused input's runId), sent between runs for the same reason. Admission refusals are
  * one RUN_ERROR frame and the socket stays open; only a frame that is not a JSON object closes it (1003),
  * and a server fault closes it with 1011. A client that closes mid-run leaves the run, which cancels the A2A
  * task exactly like an SSE disconnect; a client that stops reading holds the run back as over SSE. Created
@@ -80,14 +92,18 @@ export interface WsRunChannelOptions {
  */
 export class WsRunChannel {
   private readonly heartbeat: NodeJS.Timeout;
+  /** Pings sent since the peer last showed it is there (a pong or any message). */
+  private unansweredPings = 0;
   /** A run is being admitted or streamed on this socket. */
   private isRunActive = false;
   /** Leaves the streaming run (its client gone); set while a run streams. */
   private leaveRun?: () => void;
   /** Inputs received while a run was active, oldest first, each with the language it negotiated. */
   private readonly queued: { body: JsonBody; language: Language }[] = [];
-  /** Refusals owed for inputs beyond the queue, per language, sent once the active run has ended. */
-  private readonly refusalsDue = new Map<Language, number>();
+  /** Refusals owed for inputs beyond the queue, oldest first, sent once the active run has ended. */
+  private readonly refusalsDue: { runId: string; language: Language }[] = [];
+  /** Refusals owed beyond MAX_NAMED_REFUSALS, per language. */
+  private readonly unnamedRefusalsDue = new Map<Language, number>();
   /** Set when the connection's TCP socket is known (always, except in unit specs without one). */
   private readonly wireCork?: TurnCork;
 
@@ -108,10 +124,12 @@ export class WsRunChannel {
     this.heartbeat.unref();
     // Socket events do not run in the connection's async context: each handler enters it again.
     socket.on('message', (data, isBinary) => options.inLogContext(() => this.receive(data, isBinary)));
+    socket.on('pong', () => (this.unansweredPings = 0));
     socket.on('close', () => options.inLogContext(() => this.end()));
   }
 
   private receive(data: RawData, isBinary: boolean): void {
+    this.unansweredPings = 0;
     const language = this.fallbackLanguage();
     if (isBinary) return this.close(WsCloseCode.UNSUPPORTED_DATA, 'notAnObject', language);
     const raw = textOf(data);
@@ -137,16 +155,20 @@ export class WsRunChannel {
       this.queued.push({ body, language });
       return;
     }
-    this.refusalsDue.set(language, (this.refusalsDue.get(language) ?? 0) + 1);
+    if (this.refusalsDue.length < MAX_NAMED_REFUSALS)
+      this.refusalsDue.push({ runId: runIdLabelOf(body.value), language });
+    else this.unnamedRefusalsDue.set(language, (this.unnamedRefusalsDue.get(language) ?? 0) + 1);
   }
 
   /** Between runs: the refusals owed go out first, then the oldest waiting input starts (or the socket closes). */
   private runEnded(): void {
     this.isRunActive = false;
-    for (const [language, count] of this.refusalsDue) {
-      for (let sent = 0; sent < count; sent++) this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language);
-    }
-    this.refusalsDue.clear();
+    for (const { runId, language } of this.refusalsDue.splice(0))
+      this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId });
+    for (const [language, count] of this.unnamedRefusalsDue)
+      for (let sent = 0; sent < count; sent++)
+        this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId: 'null' });
+    this.unnamedRefusalsDue.clear();
     if (this.context.closeAfterRun) return this.close(WsCloseCode.NORMAL);
     const next = this.queued.shift();
     if (!next || this.socket.readyState !== WebSocket.OPEN) return;
@@ -219,8 +241,13 @@ export class WsRunChannel {
     );
   }
 
-  private sendError(code: ErrorCode, key: MessageKey, language: Language): void {
-    const message = this.options.catalogue.render(key, language);
+  private sendError(
+    code: ErrorCode,
+    key: MessageKey,
+    language: Language,
+    values: Readonly<Record<string, string>> = {},
+  ): void {
+    const message = this.options.catalogue.render(key, language, values);
     this.send(
       encodeSseFrame({
         type: 'RUN_ERROR',
@@ -248,15 +275,31 @@ export class WsRunChannel {
     );
   }
 
+  /**
+   * A peer that left `missedPongLimit` pings unanswered is gone (a dead network path, a frozen client): it
+   * is closed and its run left exactly as if it had closed the socket itself, so the thread is freed, the
+   * task cancelled and /ping no longer busy. The close frame may never arrive; `ws` drops the TCP socket
+   * after its closing timeout.
+   */
   private ping(): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.ping();
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.unansweredPings >= this.options.missedPongLimit) {
+      this.options.logger.warn({
+        msg: 'WebSocket peer stopped answering pings: closed',
+        missedPongs: this.unansweredPings,
+      });
+      return this.close(WsCloseCode.GOING_AWAY, 'wsPeerUnresponsive', this.fallbackLanguage());
+    }
+    this.unansweredPings++;
+    this.socket.ping();
   }
 
   /** Stops the heartbeat, drops the waiting inputs and leaves the active run (RunService's teardown cancels its A2A task). */
   private end(): void {
     clearInterval(this.heartbeat);
     this.queued.length = 0;
-    this.refusalsDue.clear();
+    this.refusalsDue.length = 0;
+    this.unnamedRefusalsDue.clear();
     const leave = this.leaveRun;
     this.leaveRun = undefined;
     leave?.();
@@ -265,6 +308,16 @@ export class WsRunChannel {
   private fallbackLanguage(): Language {
     return this.runs.languageOf(undefined, this.context.acceptLanguage);
   }
+}
+
+/**
+ * How a refusal names the input it refused: its `runId` as JSON (cut like an id in a log line, so a
+ * 1,024-character id does not fill the message), or `null` for an input without one.
+ */
+function runIdLabelOf(value: unknown): string {
+  const runId = (value as { runId?: unknown }).runId;
+  if (typeof runId !== 'string') return 'null';
+  return JSON.stringify(runId.length > LOGGED_ID_LENGTH ? `${runId.slice(0, LOGGED_ID_LENGTH)}…` : runId);
 }
 
 function textOf(data: RawData): string {

@@ -136,6 +136,9 @@ describe('Dockerfile contract', () => {
         /^\/opt\/iac-code\/bin\/pip install .*--require-hashes --no-deps\s+-r \/tmp\/kernel\/requirements\.txt$/,
       ),
       '/tmp/kernel/check-venv.sh /opt/iac-code',
+      // pip and setuptools (not in the lock) leave the runtime venv, and the kernel is checked without them.
+      expect.stringMatching(/^\/opt\/iac-code\/bin\/python -m pip uninstall .*--yes pip setuptools$/),
+      '/tmp/kernel/check-venv.sh /opt/iac-code',
     ]);
     // The final image checks again, on its own Python, which the copied environment links to.
     expect(stageRuns('agentcore')).toContainEqual(
@@ -282,11 +285,53 @@ describe('Dockerfile contract', () => {
     expect(warm).toBeGreaterThan(0);
     expect(userAt(warm)).toBe(gateway.user);
     const lock = steps.findIndex(
-      (step, index) => index > warm && /chmod -R a-w "\$NODE_COMPILE_CACHE"/.test(step.args),
+      (step, index) => index > warm && /chmod -R a\+rX,a-w "\$NODE_COMPILE_CACHE"/.test(step.args),
     );
     expect(lock).toBeGreaterThan(warm);
     expect(userAt(lock)).toBe('root');
   });
+
+  // Runs the gateway stage's own warm and lock steps on this machine (no Docker engine here): as root, so the
+  // lock can chown to root, and the starts as the image's runtime user, uid 1000.
+  const asRoot = process.getuid?.() === 0 ? it : it.skip;
+  asRoot(
+    'gateway: a start as the runtime user reads the compile cache the build warmed, every entry of it',
+    () => {
+      const steps = dockerfile.stages.find((stage) => stage.name === 'gateway')?.instructions ?? [];
+      const runs = steps.filter((step) => step.keyword === 'RUN').map((step) => step.args);
+      const warm = runs.find((run) => /^node -e .*dist\/app\.module/.test(run)) ?? '';
+      const lock = runs.find((run) => /chmod -R .*"\$NODE_COMPILE_CACHE"/.test(run)) ?? '';
+      const runtimeUser = (resolveTarget(dockerfile, 'gateway').user ?? '').split(':').map(Number);
+      if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'app.module.js'))) {
+        const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+        expect(build.status).toBe(0);
+      }
+      const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-compile-cache-'));
+      fs.chownSync(cache, runtimeUser[0], runtimeUser[1]);
+      const node = path.join(REPO_ROOT, 'node_modules', 'node', 'bin', 'node');
+      const asRuntimeUser = (command: string, extraEnv: Record<string, string> = {}) =>
+        spawnSync('sh', ['-c', command.replace(/^node /, `"${node}" `)], {
+          cwd: REPO_ROOT,
+          uid: runtimeUser[0],
+          gid: runtimeUser[1],
+          env: { PATH: process.env.PATH, NODE_COMPILE_CACHE: cache, ...extraEnv },
+          encoding: 'utf8',
+        });
+      try {
+        expect(asRuntimeUser(warm).status).toBe(0);
+        const locked = spawnSync('sh', ['-c', lock], { env: { ...process.env, NODE_COMPILE_CACHE: cache } });
+        expect(locked.status).toBe(0);
+        const start = asRuntimeUser(warm, { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+        const reads = start.stderr.split('\n').filter((line) => line.includes('reading cache from'));
+        const appReads = reads.filter((line) => line.includes(`${REPO_ROOT}/dist/`));
+        expect(reads.filter((line) => !/\.\.\. success, size=\d+$/.test(line))).toEqual([]);
+        expect(appReads.length).toBeGreaterThan(50);
+      } finally {
+        fs.rmSync(cache, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 
   it.each(['node_modules', 'dist', 'test', '.git'])('.dockerignore excludes %s', (entry) => {
     expect(dockerignore).toContain(entry);

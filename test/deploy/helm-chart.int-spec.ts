@@ -299,6 +299,8 @@ describe('helm chart helm/agui-a2a-gateway', () => {
           redisUrl: 'redis://:password@redis.example.com:6379/0',
           keyPrefix: 'agui-test:',
           tls: true,
+          leaseTtlMs: 20_000,
+          allowVolatile: true,
         },
         upstream: {
           mode: 'auto',

@@ -2,9 +2,12 @@ import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent, Interrupt } from '@ag-ui/client';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { expectConformantEvents } from '../support/agui-conformance';
-import { answersTo, sessionOf } from '../support/interrupt-helpers';
+import { answersTo, readThread, sessionOf } from '../support/interrupt-helpers';
+import { eventually } from '../support/sse-client';
 import type { RunningGateway } from '../support/start-gateway';
 import { useGateway } from '../support/use-gateway';
 
@@ -26,6 +29,9 @@ describe('CopilotKit runtime + headless core end to end', () => {
   const gateway = useGateway({ upstream: true, env: { IAC_CODE_AGUI_AUTH_TOKEN: 'copilotkit-token' } });
   /** The same upstream behind a gateway with IAC_CODE_AGUI_GENERIC_CLIENTS=true (no `iacCode` needed). */
   let genericGateway: RunningGateway;
+  /** Interrupts that expire after one second, and the state directory whose files show the expiry. */
+  let shortTtlGateway: RunningGateway;
+  const shortTtlStateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-copilotkit-ttl-'));
   let runtimeServer: Server;
   let runtimeUrl: string;
   const iacCode = { schemaVersion: 1, rosInvocationId: 'invocation-copilotkit', cwd: os.tmpdir() };
@@ -43,6 +49,11 @@ describe('CopilotKit runtime + headless core end to end', () => {
       IAC_CODE_AGUI_AUTH_TOKEN: undefined,
       IAC_CODE_AGUI_GENERIC_CLIENTS: 'true',
     });
+    shortTtlGateway = await gateway.start({
+      IAC_CODE_AGUI_AUTH_TOKEN: undefined,
+      IAC_CODE_AGUI_INTERRUPT_TTL: '1',
+      IAC_CODE_AGUI_STATE_DIR: shortTtlStateDir,
+    });
     const { CopilotRuntime } = (await import('@copilotkit/runtime/v2' as string)) as RuntimeV2;
     const { createCopilotNodeListener } = (await import(
       '@copilotkit/runtime/v2/node' as string
@@ -55,6 +66,7 @@ describe('CopilotKit runtime + headless core end to end', () => {
           headers: { Authorization: 'Bearer copilotkit-token' },
         }) as never,
         generic: new HttpAgent({ url: genericGateway.url }) as never,
+        shortTtl: new HttpAgent({ url: shortTtlGateway.url }) as never,
       },
     });
     runtimeServer = createServer(
@@ -214,5 +226,36 @@ describe('CopilotKit runtime + headless core end to end', () => {
     } finally {
       logged.mockRestore();
     }
+  });
+
+  it('after an expiry, an app that clears pendingInterrupts runs its next turn (README, CopilotKit)', async () => {
+    const threadId = 'copilotkit-expired';
+    const { core, agent } = await connect(threadId, { agentId: 'shortTtl' });
+    agent.addMessage({ id: 'user-1', role: 'user', content: 'permission to inspect the workspace' });
+    const first = await run(core, agent);
+    expect(first.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+    const [pending] = agent.pendingInterrupts as Interrupt[];
+    expect(pending.expiresAt).toEqual(expect.any(String));
+    // The interrupt's TTL is the behaviour here: wait for the gateway's expiry to reach the thread's state.
+    const endReason = async () =>
+      (readThread(shortTtlStateDir, threadId).execution as { endReason?: string }).endReason;
+    expect(await eventually(endReason, (reason) => reason === 'expired', 30_000)).toBe('expired');
+
+    // CopilotKit's bundled @ag-ui/client refuses any run while an expired interrupt is pending…
+    agent.addMessage({ id: 'user-2', role: 'user', content: 'Create a VPC template' });
+    const runsOnThread = () =>
+      Object.keys(readThread(shortTtlStateDir, threadId).runDigests as object).length;
+    const runsBefore = runsOnThread();
+    const refused = await run(core, agent);
+    // …silently: no event, no error, and nothing reaches the gateway.
+    expect(refused).toEqual({ events: [], errors: [] });
+    expect(runsOnThread()).toBe(runsBefore);
+    // …so the app clears them (the gateway has already ended that execution) and its next turn runs.
+    agent.pendingInterrupts = [];
+    const next = await run(core, agent);
+    expect(next.errors).toEqual([]);
+    await expectConformantEvents(next.events);
+    expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(runsOnThread()).toBe(runsBefore + 1);
   });
 });

@@ -1,18 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findFreeLoopbackPort } from '../../src/a2a/managed/free-loopback-port';
 import { FileThreadStore } from '../../src/threads/file-thread-store';
 import { answersTo, interruptsOf, readThread, resumeInput } from '../support/interrupt-helpers';
 import { runInput } from '../support/run-input';
 import { eventually, postRun, type SseResponse } from '../support/sse-client';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
 import { runCommand } from '../deploy/support/run-command';
 
 const REPO_ROOT = path.join(__dirname, '../..');
-const NODE_24 = path.join(REPO_ROOT, 'node_modules/.bin/node');
 const MAIN = path.join(REPO_ROOT, 'dist/main.js');
 /** Kill/restart cycles; AGUI_KILL_CYCLES raises it for a longer torture run. */
 const CYCLES = Number(process.env.AGUI_KILL_CYCLES ?? 4);
@@ -27,7 +25,7 @@ const ALLOW = { decision: 'allow_once' };
 describe('SIGKILL and restart of the gateway process', () => {
   let upstream: KernelUpstream;
   let stateDir: string;
-  let child: ChildProcess | undefined;
+  let child: ServiceProcess | undefined;
   let url = '';
 
   beforeAll(async () => {
@@ -43,49 +41,23 @@ describe('SIGKILL and restart of the gateway process', () => {
     stateDir = await mkdtemp(path.join(os.tmpdir(), 'agui-kill-loop-'));
   }, 200_000);
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await child?.close();
     await upstream?.close();
     await rm(stateDir, { recursive: true, force: true });
   });
 
   async function startService(): Promise<void> {
-    const port = await findFreeLoopbackPort();
-    url = `http://127.0.0.1:${port}/`;
-    let output = '';
-    const started = spawn(NODE_24, [MAIN], {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: os.homedir(),
-        IAC_CODE_AGUI_PORT: String(port),
-        IAC_CODE_AGUI_A2A_URL: upstream.url,
-        IAC_CODE_AGUI_STATE_DIR: stateDir,
-        IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
-        IAC_CODE_AGUI_INTERRUPT_TTL: '0',
-        IAC_CODE_AGUI_LOG_LEVEL: 'info',
-        IAC_CODE_AGUI_LOG_FORMAT: 'json',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    child = await startServiceProcess(path.join(REPO_ROOT, 'dist'), {
+      IAC_CODE_AGUI_A2A_URL: upstream.url,
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+      IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+      IAC_CODE_AGUI_INTERRUPT_TTL: '0',
     });
-    child = started;
-    await new Promise<void>((resolve, reject) => {
-      const onOutput = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('"msg":"listening"')) resolve();
-      };
-      started.stdout?.on('data', onOutput);
-      started.stderr?.on('data', onOutput);
-      started.once('exit', (code) => reject(new Error(`the service exited with ${code}:\n${output}`)));
-    });
+    url = child.url;
   }
 
-  async function killService(): Promise<void> {
-    const running = child;
-    if (!running || running.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-    running.kill('SIGKILL');
-    await exited;
-  }
+  /** SIGKILL, and wait until the process is gone. */
+  const killService = async (): Promise<void> => child?.close();
 
   /** A request that may be cut by the kill: its answer, or undefined when the connection died. */
   const attempt = (body: unknown): Promise<SseResponse | undefined> =>

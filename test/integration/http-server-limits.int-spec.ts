@@ -50,9 +50,54 @@ describe('HTTP server limits', () => {
       }, 50);
     });
     clearInterval(drip);
-    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    const [head, payload] = received.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 408 /);
+    expect(head.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(payload)).toEqual({
+      error: { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time.' },
+    });
     expect(linesSent).toBeGreaterThan(0);
   });
+
+  it.each([
+    { route: '', face: 'the JSON envelope' },
+    { route: 'invocations', face: 'one RUN_ERROR frame' },
+  ])(
+    'answers a body still trickling at the request deadline with 408 REQUEST_TIMEOUT in $face',
+    async ({ route }) => {
+      // The body idle limit is far away here: only the whole-request deadline can end this request.
+      const own = await gateway.start({ IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS: '60' });
+      const ownPort = Number(new URL(own.url).port);
+      let drip: NodeJS.Timeout | undefined;
+      const received = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(ownPort, '127.0.0.1');
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+        socket.on('connect', () => {
+          socket.write(
+            `POST /${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+              'Content-Length: 1000000\r\n\r\n{',
+          );
+          drip = setInterval(() => (socket.destroyed ? undefined : socket.write(' ')), 100);
+        });
+      });
+      clearInterval(drip);
+      const [head, ...rest] = received.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 408 /);
+      const body = rest.join('\r\n\r\n');
+      if (route === '')
+        expect(JSON.parse(body)).toEqual({
+          error: { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time.' },
+        });
+      else
+        expect(parseSse(body).events).toEqual([
+          expect.objectContaining({ type: 'RUN_ERROR', code: 'REQUEST_TIMEOUT' }),
+        ]);
+    },
+  );
 
   it.each([
     { route: '', face: 'JSON envelope' },

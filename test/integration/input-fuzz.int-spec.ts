@@ -25,6 +25,13 @@ import { WsRunClient } from '../support/ws-client';
  * number of bodies per property (default 120); scripts/fuzz-memory.ts runs 100,000 against the built service.
  */
 const RUNS = Number(process.env.AGUI_FUZZ_RUNS ?? 120);
+/**
+ * Each property is bounded by its count, never by the clock: its Jest timeout grows with the number of
+ * bodies it sends, at a budget per body far above what one takes on a loaded machine (tens of ms), so a
+ * slow machine makes the test slower, never red.
+ */
+const BUDGET_PER_BODY_MS = 2_000;
+const timeoutFor = (bodies: number) => Math.max(30_000, bodies * BUDGET_PER_BODY_MS);
 /** Heap growth tolerated between the first and the last batch once warm: allocator noise, not a leak's size. */
 const HEAP_MARGIN_BYTES = 24 * 1024 * 1024;
 
@@ -53,6 +60,9 @@ describe('fuzzed input', () => {
       // Small, so the cache is full after the warm-up batch and cannot hide a leak as growth.
       IAC_CODE_AGUI_THREAD_CACHE_SIZE: '16',
       IAC_CODE_AGUI_INTERRUPT_TTL: '0',
+      // The server never closes an idle keep-alive connection during the file: a close racing the client's
+      // next request on that socket is an ECONNRESET that says nothing about the input.
+      IAC_CODE_AGUI_HTTP_KEEP_ALIVE_SECONDS: '3600',
     },
   });
   afterAll(async () => {
@@ -99,136 +109,163 @@ describe('fuzzed input', () => {
     if (last?.type === 'RUN_ERROR') expect(IN_STREAM_CODES).toContain(last.code);
   }
 
-  it('answers every run request with a documented status and code, and a refusal leaves nothing on disk', async () => {
-    let admitted = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        rawRunRequestArbitrary(root),
-        fc.constantFrom('', 'invocations'),
-        async (request, route) => {
-          const before = await diskSnapshot();
-          const { status, text } = await post(route, request.body, request.contentType);
-          if (status === 200) {
-            admitted++;
-            return expectDocumentedRun(text);
-          }
-          expectDocumentedRefusal(route, status, text);
-          expect(await diskSnapshot()).toEqual(before);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-    // The generator must reach the run path too, not only the refusals.
-    expect(admitted).toBeGreaterThan(0);
-  });
-
-  it('answers every cancel request with a documented status and code', async () => {
-    const executionId = fc.oneof(
-      fc.stringMatching(/^[A-Za-z0-9-]{1,40}$/),
-      fc.integer({ min: 1020, max: 1100 }).map((length) => 'e'.repeat(length)),
-    );
-    await fc.assert(
-      fc.asyncProperty(executionId, cancelBodyArbitrary, async (id, body) => {
-        const { status, text } = await post(
-          `extensions/iac-code/v1/executions/${id}/cancel`,
-          JSON.stringify(body) ?? 'null',
-        );
-        const answer = JSON.parse(text) as Envelope | { executionId: string; status: string };
-        if (status === 200) return expect(answer).toMatchObject({ executionId: id });
-        const { code } = (answer as Envelope).error;
-        expect([...PRE_STREAM_CODES, 'A2A_UNAVAILABLE']).toContain(code);
-        expect(statusOfCode(code)).toBe(status);
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it('answers every /ws message with a run, one documented RUN_ERROR, or close 1003 for a non-object', async () => {
-    const client = await WsRunClient.open(gateway.url);
-    const message = fc.oneof(
-      { weight: 4, arbitrary: runBodyArbitrary(root).map((body) => JSON.stringify(body) ?? 'null') },
-      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 100 }) },
-    );
-    try {
+  it(
+    'answers every run request with a documented status and code, and a refusal leaves nothing on disk',
+    async () => {
+      let admitted = 0;
       await fc.assert(
-        fc.asyncProperty(message, async (text) => {
-          if (!isJsonObject(text)) {
-            // Documented: a frame that is not a JSON object closes its socket with 1003.
-            const other = await WsRunClient.open(gateway.url);
-            other.send(text);
-            return expect((await other.closed).code).toBe(1003);
-          }
-          client.send(text);
-          const last = (await client.nextRun()).at(-1) as { type: string; code?: string } | undefined;
-          if (last?.type === 'RUN_ERROR')
-            expect([...PRE_STREAM_CODES, ...IN_STREAM_CODES]).toContain(last.code);
-          else expect(last?.type).toBe('RUN_FINISHED');
+        fc.asyncProperty(
+          rawRunRequestArbitrary(root),
+          fc.constantFrom('', 'invocations'),
+          async (request, route) => {
+            const before = await diskSnapshot();
+            const { status, text } = await post(route, request.body, request.contentType);
+            if (status === 200) {
+              admitted++;
+              return expectDocumentedRun(text);
+            }
+            expectDocumentedRefusal(route, status, text);
+            expect(await diskSnapshot()).toEqual(before);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      // The generator must reach the run path too, not only the refusals.
+      expect(admitted).toBeGreaterThan(0);
+    },
+    timeoutFor(RUNS),
+  );
+
+  it(
+    'answers every cancel request with a documented status and code',
+    async () => {
+      const executionId = fc.oneof(
+        fc.stringMatching(/^[A-Za-z0-9-]{1,40}$/),
+        fc.integer({ min: 1020, max: 1100 }).map((length) => 'e'.repeat(length)),
+      );
+      await fc.assert(
+        fc.asyncProperty(executionId, cancelBodyArbitrary, async (id, body) => {
+          const { status, text } = await post(
+            `extensions/iac-code/v1/executions/${id}/cancel`,
+            JSON.stringify(body) ?? 'null',
+          );
+          const answer = JSON.parse(text) as Envelope | { executionId: string; status: string };
+          if (status === 200) return expect(answer).toMatchObject({ executionId: id });
+          const { code } = (answer as Envelope).error;
+          expect([...PRE_STREAM_CODES, 'A2A_UNAVAILABLE']).toContain(code);
+          expect(statusOfCode(code)).toBe(status);
         }),
         { numRuns: RUNS },
       );
-      expect(client.socket.readyState).toBe(client.socket.OPEN);
-    } finally {
-      client.socket.close();
-    }
-  });
+    },
+    timeoutFor(RUNS),
+  );
 
-  it('refuses ids and workspaces over the limits without creating anything', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(
-          { threadId: 't'.repeat(1025) },
-          { runId: 'r'.repeat(4 * 1024 * 1024) },
-          { cwd: `${root}/${'c/'.repeat(32_000)}` },
-          { cwd: `${root}/${'c/'.repeat(256)}` },
+  it(
+    'answers every /ws message with a run, one documented RUN_ERROR, or close 1003 for a non-object',
+    async () => {
+      const client = await WsRunClient.open(gateway.url);
+      const message = fc.oneof(
+        { weight: 4, arbitrary: runBodyArbitrary(root).map((body) => JSON.stringify(body) ?? 'null') },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 100 }) },
+      );
+      try {
+        await fc.assert(
+          fc.asyncProperty(message, async (text) => {
+            if (!isJsonObject(text)) {
+              // Documented: a frame that is not a JSON object closes its socket with 1003.
+              const other = await WsRunClient.open(gateway.url);
+              other.send(text);
+              return expect((await other.closed).code).toBe(1003);
+            }
+            client.send(text);
+            const last = (await client.nextRun(BUDGET_PER_BODY_MS * RUNS)).at(-1) as
+              { type: string; code?: string } | undefined;
+            if (last?.type === 'RUN_ERROR')
+              expect([...PRE_STREAM_CODES, ...IN_STREAM_CODES]).toContain(last.code);
+            else expect(last?.type).toBe('RUN_FINISHED');
+          }),
+          { numRuns: RUNS },
+        );
+        expect(client.socket.readyState).toBe(client.socket.OPEN);
+      } finally {
+        client.socket.close();
+      }
+    },
+    timeoutFor(RUNS),
+  );
+
+  it(
+    'refuses ids and workspaces over the limits without creating anything',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(
+            { threadId: 't'.repeat(1025) },
+            { runId: 'r'.repeat(4 * 1024 * 1024) },
+            { cwd: `${root}/${'c/'.repeat(32_000)}` },
+            { cwd: `${root}/${'c/'.repeat(256)}` },
+          ),
+          idArbitrary,
+          async (override, threadId) => {
+            const before = await diskSnapshot();
+            const body = {
+              threadId:
+                override.threadId ?? (typeof threadId === 'string' && threadId !== '' ? threadId : 't'),
+              runId: override.runId ?? 'run-1',
+              messages: [{ id: 'm1', role: 'user', content: 'fuzz' }],
+              forwardedProps: {
+                iacCode: { schemaVersion: 1, rosInvocationId: 'inv-1', cwd: override.cwd ?? root },
+              },
+            };
+            const { status, text } = await post('', JSON.stringify(body));
+            expect(status).toBe(400);
+            expect((JSON.parse(text) as Envelope).error.code).toBe('INVALID_INPUT');
+            expect(await diskSnapshot()).toEqual(before);
+          },
         ),
-        idArbitrary,
-        async (override, threadId) => {
-          const before = await diskSnapshot();
-          const body = {
-            threadId: override.threadId ?? (typeof threadId === 'string' && threadId !== '' ? threadId : 't'),
-            runId: override.runId ?? 'run-1',
-            messages: [{ id: 'm1', role: 'user', content: 'fuzz' }],
-            forwardedProps: {
-              iacCode: { schemaVersion: 1, rosInvocationId: 'inv-1', cwd: override.cwd ?? root },
-            },
-          };
-          const { status, text } = await post('', JSON.stringify(body));
-          expect(status).toBe(400);
-          expect((JSON.parse(text) as Envelope).error.code).toBe('INVALID_INPUT');
-          expect(await diskSnapshot()).toEqual(before);
-        },
-      ),
-      { numRuns: 16 },
-    );
-  });
+        { numRuns: 16 },
+      );
+    },
+    timeoutFor(16),
+  );
 
-  it('does not grow the heap across batches of fuzzed requests', async () => {
-    const hostile = [
-      JSON.stringify({ threadId: 't', runId: 'r'.repeat(4 * 1024 * 1024), messages: [], forwardedProps: {} }),
-      JSON.stringify({
-        threadId: 'deep',
-        runId: 'run-deep',
-        messages: [{ id: 'm', role: 'user', content: 'fuzz' }],
-        forwardedProps: {
-          iacCode: { schemaVersion: 1, rosInvocationId: 'i', cwd: `${root}/${'c/'.repeat(32_000)}` },
-        },
-      }),
-    ];
-    const batch = async (seed: number) => {
-      const bodies = fc.sample(rawRunRequestArbitrary(root), { numRuns: Math.ceil(RUNS / 2), seed });
-      for (const { body, contentType } of bodies) await post('', body, contentType);
-      for (let i = 0; i < 4; i++) for (const body of hostile) await post('', body);
-    };
-    const heapAfterGc = () => {
-      collectGarbage();
-      collectGarbage();
-      return process.memoryUsage().heapUsed;
-    };
-    await batch(1); // warm-up: caches, JIT, connection pools
-    const warm = heapAfterGc();
-    for (let seed = 2; seed <= 4; seed++) await batch(seed);
-    const growth = heapAfterGc() - warm;
-    // Three batches each carry 16 MiB of hostile ids alone: kept per request, they would exceed the margin.
-    expect(growth).toBeLessThan(HEAP_MARGIN_BYTES);
-  }, 240_000);
+  it(
+    'does not grow the heap across batches of fuzzed requests',
+    async () => {
+      const hostile = [
+        JSON.stringify({
+          threadId: 't',
+          runId: 'r'.repeat(4 * 1024 * 1024),
+          messages: [],
+          forwardedProps: {},
+        }),
+        JSON.stringify({
+          threadId: 'deep',
+          runId: 'run-deep',
+          messages: [{ id: 'm', role: 'user', content: 'fuzz' }],
+          forwardedProps: {
+            iacCode: { schemaVersion: 1, rosInvocationId: 'i', cwd: `${root}/${'c/'.repeat(32_000)}` },
+          },
+        }),
+      ];
+      const batch = async (seed: number) => {
+        const bodies = fc.sample(rawRunRequestArbitrary(root), { numRuns: Math.ceil(RUNS / 2), seed });
+        for (const { body, contentType } of bodies) await post('', body, contentType);
+        for (let i = 0; i < 4; i++) for (const body of hostile) await post('', body);
+      };
+      const heapAfterGc = () => {
+        collectGarbage();
+        collectGarbage();
+        return process.memoryUsage().heapUsed;
+      };
+      await batch(1); // warm-up: caches, JIT, connection pools
+      const warm = heapAfterGc();
+      for (let seed = 2; seed <= 4; seed++) await batch(seed);
+      const growth = heapAfterGc() - warm;
+      // Three batches each carry 16 MiB of hostile ids alone: kept per request, they would exceed the margin.
+      expect(growth).toBeLessThan(HEAP_MARGIN_BYTES);
+    },
+    timeoutFor(4 * (Math.ceil(RUNS / 2) + 8)),
+  );
 });

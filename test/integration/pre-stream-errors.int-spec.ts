@@ -1,6 +1,10 @@
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BodyBudget } from '../../src/common/body-budget';
 import { runInput } from '../support/run-input';
-import { openRun, parseSse, postRun } from '../support/sse-client';
+import { eventually, openRun, parseSse, postRun } from '../support/sse-client';
 import { useGateway } from '../support/use-gateway';
 
 const TOKEN = 'gateway-token';
@@ -210,5 +214,84 @@ describe('errors before the stream starts, on both faces', () => {
     const response = await postRun(gateway.url, runInput(), { headers: { authorization: '' } });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
+  });
+});
+
+describe('a string over its bound is refused before anything is stored (docs/behaviour/bounds.md)', () => {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-bounds-'));
+  const gateway = useGateway({ upstream: true, env: { IAC_CODE_AGUI_STATE_DIR: stateDir } });
+
+  /** Every file under the state directory with its size: what "nothing written" is checked against. */
+  const stateFiles = () =>
+    readdirSync(stateDir, { recursive: true, encoding: 'utf8' })
+      .map((name) => `${name}:${statSync(path.join(stateDir, name)).size}`)
+      .sort();
+
+  it('answers 20 runs with a 4 MiB userId with 20 × 400 INVALID_INPUT and writes no thread', async () => {
+    const before = stateFiles();
+    const userId = 'u'.repeat(4 * MIB);
+    const answers = [];
+    for (let index = 0; index < 20; index++) {
+      const body = runInput({ threadId: `huge-user-${index}`, runId: `run-${index}`, iacCode: { userId } });
+      const response = await postRun(gateway.url, body);
+      answers.push({ status: response.status, body: JSON.parse(response.text) as unknown });
+    }
+    expect(answers).toEqual(
+      Array.from({ length: 20 }, () => ({
+        status: 400,
+        body: { error: { code: 'INVALID_INPUT', message: 'Invalid iac-code forwarded properties.' } },
+      })),
+    );
+    expect(stateFiles()).toEqual(before);
+  });
+});
+
+describe('the process-wide budget of request bodies in flight (docs/behaviour/bounds.md#memory)', () => {
+  const gateway = useGateway({
+    upstream: true,
+    env: { IAC_CODE_AGUI_BODY_BUDGET_BYTES: String(12 * MIB), IAC_CODE_AGUI_HTTP_BODY_IDLE_SECONDS: '60' },
+  });
+
+  it('refuses a body past the budget at once with 503 SERVER_BUSY, and takes bodies again once it is free', async () => {
+    const budget = gateway.app.get(BodyBudget);
+    const { port } = new URL(gateway.url);
+    // A slow client announces a 12 MiB body and sends a part of it: the whole budget is held while it reads.
+    const slow = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/json', 'content-length': String(12 * MIB) },
+    });
+    const slowAnswer = new Promise<number>((resolve) => {
+      slow.on('response', (response) => resolve(response.statusCode ?? 0));
+      slow.on('error', () => resolve(0));
+    });
+    slow.write('{"threadId":');
+    await eventually(
+      async () => budget.bytesInFlight,
+      (bytes) => bytes === 12 * MIB,
+      60_000,
+    );
+
+    const refused = await postRun(gateway.url, runInput({ threadId: 'budget-1' }));
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.text)).toEqual({
+      error: {
+        code: 'SERVER_BUSY',
+        message: 'The AG-UI gateway is reading too many request bodies at once. Retry shortly.',
+      },
+    });
+
+    slow.destroy();
+    await slowAnswer;
+    await eventually(
+      async () => budget.bytesInFlight,
+      (bytes) => bytes === 0,
+      60_000,
+    );
+    const taken = await postRun(gateway.url, runInput({ threadId: 'budget-2' }));
+    expect(taken.status).toBe(200);
+    expect(budget.bytesInFlight).toBe(0);
   });
 });

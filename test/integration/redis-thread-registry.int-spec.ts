@@ -133,11 +133,13 @@ describe('ThreadRegistry on Redis', () => {
     await run.write((current) => ({ ...current, iacCodeSessionId: 'session-1' }));
     expect((await b.store.read('t')).state?.iacCodeSessionId).toBe('session-1');
 
-    // The lease disappears (as after a long pause of this replica): the run's next write is fenced.
+    // The lease disappears (as after a long pause of this replica): the run's next write is fenced, which
+    // is a lost lease (not a conflict, not Redis away), and from then on the run may not act on the kernel.
     await raw.del(redisThreadKeys(keyPrefix, 't').lease);
     await expect(run.write((current) => ({ ...current, iacCodeSessionId: 'late' }))).rejects.toMatchObject({
-      code: ErrorCode.STATE_PERSISTENCE_FAILED,
+      code: ErrorCode.THREAD_TAKEN_OVER,
     });
+    await expect(run.ensureLease()).rejects.toMatchObject({ code: ErrorCode.THREAD_TAKEN_OVER });
     expect((await b.store.read('t')).state?.iacCodeSessionId).toBe('session-1');
     await run.release();
   });

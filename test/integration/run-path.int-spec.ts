@@ -2,7 +2,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import { ThreadRegistry } from '../../src/threads/thread-registry';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { runInput } from '../support/run-input';
-import { eventually, postRun } from '../support/sse-client';
+import { eventually, openRun, postRun } from '../support/sse-client';
 import { useGateway } from '../support/use-gateway';
 import { createHash } from 'node:crypto';
 
@@ -140,9 +140,13 @@ describe('run path: AG-UI over SSE from a kernel-like A2A upstream', () => {
   });
 
   it('closes every open span before RUN_ERROR when the upstream drops mid-stream', async () => {
-    const response = await postRun(gateway.url, runInput({ threadId: 'drop-1', text: 'drop' }), {
-      headers: AUTH,
-    });
+    // The kernel drops only once the gateway has sent all three spans' starts: on a busy machine a timer
+    // could let the drop overtake frames the gateway had not read yet.
+    await gateway.upstream.armHolds();
+    const run = openRun(gateway.url, runInput({ threadId: 'drop-1', text: 'drop' }), { headers: AUTH });
+    await run.waitForEvent((event) => event.type === 'TOOL_CALL_START');
+    await gateway.upstream.releaseHolds();
+    const response = await run.finished;
     await expectConformantEvents(response.events);
     const seen = types(response.events);
     const error = response.events.at(-1) as BaseEvent & { code: string; message: string };

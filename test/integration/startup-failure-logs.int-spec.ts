@@ -3,13 +3,12 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCommand, type CommandResult } from '../deploy/support/run-command';
+import { buildServiceForTests, NODE_24 } from '../support/service-process';
 
 /**
  * The real process (`main.ts`, compiled from the current sources) failing to start: every line it writes, Nest's
  * own boot lines included, is JSON with IAC_CODE_AGUI_LOG_FORMAT=json, and one fatal line says why.
  */
-const REPO_ROOT = path.resolve(__dirname, '../..');
-const NODE_24 = fs.realpathSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'node'));
 const FAKE_DIRECTORY = path.resolve(__dirname, '../support/fake-iac-code');
 const CHILD_PATH = [FAKE_DIRECTORY, path.dirname(NODE_24), '/usr/bin', '/bin'].join(path.delimiter);
 
@@ -54,26 +53,8 @@ describe('a failed start logs JSON lines only', () => {
     });
 
   beforeAll(async () => {
-    // Where dist/ would be (node_modules and package.json resolve alike), but never a stale dist/.
-    buildDir = fs.mkdtempSync(path.join(REPO_ROOT, '.test-build-'));
+    buildDir = await buildServiceForTests();
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-startup-'));
-    const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const build = await runCommand(
-      NODE_24,
-      [
-        tsc,
-        '-p',
-        'tsconfig.build.json',
-        '--outDir',
-        buildDir,
-        '--declaration',
-        'false',
-        '--sourceMap',
-        'false',
-      ],
-      { cwd: REPO_ROOT, env: process.env, timeoutMs: 150_000 },
-    );
-    if (build.code !== 0) throw new Error(`tsc failed:\n${build.stdout}\n${build.stderr}`);
   }, 160_000);
 
   afterAll(() => {

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import { runInput } from '../support/run-input';
 import type { RunningGateway } from '../support/start-gateway';
+import { eventually } from '../support/sse-client';
 import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
 
@@ -58,5 +59,37 @@ describe('AgentCore /ws edges', () => {
     expect(busy.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
     expect(await busy.closed).toEqual({ code: 1001, reason: '' });
     expect(await idle.closed).toEqual({ code: 1001, reason: '' });
+  });
+});
+
+describe('AgentCore /ws: peers that stop answering heartbeats', () => {
+  // The heartbeat's timer is the behaviour under test: a short one keeps the test short.
+  const gateway = useGateway({
+    env: env({ IAC_CODE_AGUI_HEARTBEAT_SECONDS: '0.2', IAC_CODE_AGUI_WS_MISSED_PONGS: '2' }),
+  });
+  const ping = async () => (await (await fetch(`${gateway.url}ping`)).json()) as { status: string };
+
+  it('closes 50 silent peers with 1001, leaves their runs and frees their threads; /ping is Healthy again', async () => {
+    const peers = await Promise.all(
+      Array.from({ length: 50 }, () => WsRunClient.open(gateway.url, { autoPong: false })),
+    );
+    peers.forEach((peer, index) =>
+      peer.send(runInput({ threadId: `silent-peer-${index}`, runId: 'run-1', text: 'silent' })),
+    );
+    await Promise.all(peers.map((peer) => peer.waitForEvents(1)));
+    expect((await ping()).status).toBe('HealthyBusy');
+
+    const closes = await Promise.all(peers.map((peer) => peer.closed));
+    expect(closes).toEqual(
+      peers.map(() => ({ code: 1001, reason: 'The WebSocket client stopped answering heartbeats.' })),
+    );
+    expect((await eventually(ping, (value) => value.status === 'Healthy')).status).toBe('Healthy');
+    // Each thread is free: a new run on it is admitted, not THREAD_BUSY.
+    const again = await WsRunClient.open(gateway.url);
+    for (let index = 0; index < 50; index += 7) {
+      again.send(runInput({ threadId: `silent-peer-${index}`, runId: 'run-2', text: 'hello' }));
+      expect((await again.nextRun()).at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    }
+    again.socket.close(1000);
   });
 });

@@ -1,6 +1,11 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { Logger } from '@nestjs/common';
-import { inputRequiredFrame, sidebandPermissionsFrame } from '../../src/demo-kernel/kernel-inputs';
+import { shellPermissionSpec } from '../../src/demo-kernel/interrupt-scripts';
+import {
+  inputRequiredFrame,
+  permissionInput,
+  sidebandPermissionsFrame,
+} from '../../src/demo-kernel/kernel-inputs';
 import { statusFrame } from '../../src/demo-kernel/kernel-frames';
 import type { KernelInputValue } from '../../src/demo-kernel/kernel-script';
 import { MessageCatalogue } from '../../src/i18n/message-catalogue';
@@ -22,7 +27,7 @@ export const CANCEL_TIMEOUT_MS = 5000;
 const logger = new Logger('EngineRun');
 
 /** A thread as admission leaves it for a new turn: a fresh execution, no task bound yet. */
-function freshThread(): ThreadState {
+export function freshThread(): ThreadState {
   const state = threadStateFixture();
   return { ...state, iacCodeSessionId: null, execution: { ...state.execution, taskId: null } };
 }
@@ -123,3 +128,39 @@ export async function parkedAt(
   };
   return { ...first, ids, input, interruptId: String(input.inputId), waiting };
 }
+
+export type ParkedRun = Awaited<ReturnType<typeof parkedAt>>;
+
+/**
+ * Run 2 of the parked thread, answering with `resume`; GetTask answers `snapshot` (the task still waiting,
+ * unless told; `null`: the fake's own answer). `registry`: another replica's, over the same store.
+ */
+export async function resumeEngineRun(
+  parked: ParkedRun,
+  resume: unknown[],
+  snapshot: A2aFrame | null = parked.waiting,
+  options: Pick<EngineRunOptions, 'runId' | 'registry'> = {},
+) {
+  parked.gateway.taskSnapshot = snapshot ?? undefined;
+  const callsBefore = parked.gateway.calls.length;
+  const second = await startEngineRun({
+    runId: options.runId ?? 'run-2',
+    resume,
+    store: parked.store,
+    registry: options.registry ?? parked.registry,
+    gateway: parked.gateway,
+    clock: parked.clock,
+  });
+  /** The kernel calls of the resume alone. */
+  const calls = () => parked.gateway.calls.slice(callsBefore);
+  return { ...second, calls, ids: parked.ids, interruptId: parked.interruptId };
+}
+
+/** The shell permission the kernel asks in these runs. */
+export const shellPermission = (ids: ReturnType<typeof kernelIds>) =>
+  permissionInput(ids, shellPermissionSpec('tool-1'));
+
+/** A permission answer that allows once. */
+export const allowOnce = (interruptId: string) => [
+  { interruptId, status: 'resolved', payload: { decision: 'allow_once' } },
+];

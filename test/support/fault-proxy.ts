@@ -13,9 +13,27 @@ import type { AddressInfo, Socket } from 'node:net';
  */
 export type FaultMode = 'hang' | 'stall' | 'reset' | 'garbage' | 'error-frame' | 'http-500';
 
+/** One JSON-RPC call that went through the proxy, and the task it names (`params.id` or the message's `taskId`). */
+export interface ProxiedCall {
+  readonly method: string;
+  readonly taskId?: string;
+}
+
 export interface FaultProxy {
   /** Base URL ending with '/'; give it to the gateway as its A2A URL. */
   readonly url: string;
+  /** Every JSON-RPC call that reached the proxy so far, oldest first: what one gateway asked of the kernel. */
+  calls(): ProxiedCall[];
+  /**
+   * The next call of `method` is held, unanswered and not forwarded, until the returned function is called.
+   * Resolves once that call has arrived.
+   */
+  hold(method: string): Promise<() => void>;
+  /**
+   * The next call of `method` is forwarded, and its answer let through up to `afterFrames` SSE records, then
+   * paused (the kernel goes on; the bytes wait in the proxy) until the returned function is called.
+   */
+  holdAnswer(method: string, afterFrames: number): Promise<() => void>;
   /**
    * The next call of the JSON-RPC `method` meets `mode`. Resolves once the fault is being applied: the
    * call reached the proxy (for mid-stream modes: the frames before the fault were forwarded).
@@ -28,9 +46,9 @@ export interface FaultProxy {
 
 interface ArmedFault {
   readonly method: string;
-  readonly mode: FaultMode;
+  readonly mode: FaultMode | 'pause';
   readonly afterFrames: number;
-  readonly applied: () => void;
+  readonly applied: (release: () => void) => void;
 }
 
 /** The kernel writes CRLF-framed SSE; a record ends with an empty line. */
@@ -44,16 +62,25 @@ const GARBAGE = Buffer.from('data: {"jsonrpc":"2.0","result":{\u0000\u00ff not j
 export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> {
   let target = new URL(upstreamUrl);
   const armed: ArmedFault[] = [];
+  const held: { readonly method: string; readonly arrived: (release: () => void) => void }[] = [];
   const sockets = new Set<Socket>();
+  const calls: ProxiedCall[] = [];
 
   const server = createServer((request, response) => {
     void readBody(request).then((body) => {
-      const method = rpcMethodOf(body);
+      const call = rpcCallOf(body);
+      if (call) calls.push(call);
+      const method = call?.method;
+      const holdIndex = held.findIndex((hold) => hold.method === method);
+      if (holdIndex >= 0) {
+        const [hold] = held.splice(holdIndex, 1);
+        return hold.arrived(() => forward(request, body, response, undefined));
+      }
       const index = armed.findIndex((fault) => fault.method === method);
       const fault = index >= 0 ? armed.splice(index, 1)[0] : undefined;
-      if (fault?.mode === 'hang') return fault.applied();
+      if (fault?.mode === 'hang') return fault.applied(() => undefined);
       if (fault?.mode === 'http-500') {
-        fault.applied();
+        fault.applied(() => undefined);
         response.writeHead(500, { 'content-type': 'application/json' });
         return response.end(JSON.stringify(rpcError(body)));
       }
@@ -87,6 +114,13 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
           const sent = text.length - chunk.length;
           response.write(Buffer.from(text.slice(sent, cut), 'latin1'));
           answer.off('data', onData);
+          if (fault.mode === 'pause') {
+            answer.pause();
+            return fault.applied(() => {
+              response.write(Buffer.from(text.slice(cut), 'latin1'));
+              answer.pipe(response);
+            });
+          }
           answer.destroy();
           breakStream(response, fault, body);
         };
@@ -101,8 +135,12 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
+    calls: () => [...calls],
+    hold: (method) => new Promise((arrived) => held.push({ method, arrived })),
+    holdAnswer: (method, afterFrames) =>
+      new Promise((applied) => armed.push({ method, mode: 'pause', afterFrames, applied })),
     arm: (method, mode, afterFrames = 3) =>
-      new Promise<void>((applied) => armed.push({ method, mode, afterFrames, applied })),
+      new Promise<void>((applied) => armed.push({ method, mode, afterFrames, applied: () => applied() })),
     retarget: (url) => {
       target = new URL(url);
     },
@@ -114,7 +152,7 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
 }
 
 function breakStream(response: ServerResponse, fault: ArmedFault, body: string): void {
-  fault.applied();
+  fault.applied(() => undefined);
   switch (fault.mode) {
     case 'stall':
       return; // the socket stays open and silent
@@ -143,10 +181,15 @@ function cutAfterRecords(text: string, count: number): number | undefined {
   return undefined;
 }
 
-function rpcMethodOf(body: string): string | undefined {
+function rpcCallOf(body: string): ProxiedCall | undefined {
   try {
-    const method = (JSON.parse(body) as { method?: unknown }).method;
-    return typeof method === 'string' ? method : undefined;
+    const { method, params } = JSON.parse(body) as {
+      method?: unknown;
+      params?: { id?: unknown; message?: { taskId?: unknown } };
+    };
+    if (typeof method !== 'string') return undefined;
+    const taskId = params?.id ?? params?.message?.taskId;
+    return typeof taskId === 'string' ? { method, taskId } : { method };
   } catch {
     return undefined;
   }

@@ -20,6 +20,8 @@ export const PRE_STREAM_CODES: ReadonlySet<string> = new Set([
   ErrorCode.RESUME_REQUIRED,
   ErrorCode.EXECUTION_LOST,
   ErrorCode.EXECUTION_NOT_FOUND,
+  // Retryable: the body budget of the process was spent by the other clients' bodies in flight.
+  ErrorCode.SERVER_BUSY,
 ]);
 
 /** The codes a `RUN_ERROR` inside a stream may carry. */

@@ -9,6 +9,8 @@ import { trackedClose } from './open-resources';
 export interface RunningRedis {
   /** `redis://127.0.0.1:<port>/0` */
   readonly url: string;
+  /** SIGSTOP / SIGCONT: a Redis that stalls (a fork for a snapshot, a paused VM) and comes back. */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void;
   /** Stops the server (SIGTERM, then SIGKILL after 3 s) and removes its directory. */
   close(): Promise<void>;
 }
@@ -17,11 +19,18 @@ export interface RunningRedis {
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const READY_TIMEOUT_MS = 10_000;
 
+export interface RedisServerOptions {
+  /** `appendonly`; default `yes` (AOF, fsync every second), as the gateway requires of a production Redis. */
+  readonly appendonly?: 'yes' | 'no';
+  /** `maxmemory-policy`; default Redis's own (`noeviction`). */
+  readonly maxmemoryPolicy?: string;
+}
+
 /**
- * A real, throw-away `redis-server` for the Redis store tests: loopback only, a free port, its own temp dir,
- * no persistence (no RDB, no AOF), so a suite never touches a Redis it did not start.
+ * A real, throw-away `redis-server` for the Redis store tests: loopback only, a free port, its own temp dir
+ * (its AOF lives and dies there), no RDB snapshots, so a suite never touches a Redis it did not start.
  */
-export async function startRedisServer(): Promise<RunningRedis> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RunningRedis> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agui-redis-'));
   const child = spawn(
@@ -36,7 +45,10 @@ export async function startRedisServer(): Promise<RunningRedis> {
       '--save',
       '',
       '--appendonly',
-      'no',
+      options.appendonly ?? 'yes',
+      '--appendfsync',
+      'everysec',
+      ...(options.maxmemoryPolicy ? ['--maxmemory-policy', options.maxmemoryPolicy] : []),
       '--protected-mode',
       'yes',
       '--loglevel',
@@ -74,7 +86,7 @@ export async function startRedisServer(): Promise<RunningRedis> {
       : stderr;
     throw new Error(`redis-server did not start: ${String(error)}\n${why}`, { cause: error });
   }
-  return { url, close };
+  return { url, signal: (name) => void child.kill(name), close };
 }
 
 async function waitUntilPingable(url: string, hasExited: () => boolean): Promise<void> {

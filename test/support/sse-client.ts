@@ -72,6 +72,8 @@ export interface OpenRun {
   waitForEvent(matches: (event: BaseEvent) => boolean): Promise<BaseEvent>;
   /** The whole response once the stream ended (or the client left). */
   readonly finished: Promise<SseResponse>;
+  /** The events received so far: what a client had heard when its connection died. */
+  readonly received: readonly BaseEvent[];
   /** The client disconnects. */
   abort(): void;
 }
@@ -149,6 +151,7 @@ function openSse(url: string, init: RequestInit, options: PostOptions): OpenRun 
         );
       }),
     finished,
+    received: seen,
     abort: () => controller.abort(),
   };
 }

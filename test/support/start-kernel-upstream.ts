@@ -9,6 +9,7 @@ import type { EnsureRestoredMode } from '../../src/demo-kernel/kernel-session-re
 import {
   ENSURE_RESTORED_MODE_PATH,
   FAULTS_PATH,
+  HOLDS_PATH,
   KERNEL_UPSTREAM_READY,
   REQUEST_JOURNAL_PATH,
 } from './kernel-upstream/upstream-protocol';
@@ -41,6 +42,10 @@ export interface KernelUpstream {
   injectFault(fault: KernelFaultSpec): Promise<void>;
   /** Disarms every fault not yet used. */
   clearFaults(): Promise<void>;
+  /** The scripts' `hold` steps wait from now on (a fault waits until the test saw what came before it). */
+  armHolds(): Promise<void>;
+  /** Lets every waiting `hold` go on, and disarms. */
+  releaseHolds(): Promise<void>;
   /** How `/iac-code/session/ensure-restored` answers from now on (default `current`). */
   setEnsureRestoredMode(mode: EnsureRestoredMode): Promise<void>;
   /** Sends a signal (default SIGKILL) without waiting: a crashed upstream. */
@@ -96,6 +101,8 @@ export async function startKernelUpstream(options: KernelUpstreamOptions = {}): 
     requests: async () => (await control('GET', REQUEST_JOURNAL_PATH)) as KernelRequestLogEntry[],
     injectFault: async (fault) => void (await control('POST', FAULTS_PATH, fault)),
     clearFaults: async () => void (await control('DELETE', FAULTS_PATH)),
+    armHolds: async () => void (await control('POST', HOLDS_PATH)),
+    releaseHolds: async () => void (await control('DELETE', HOLDS_PATH)),
     setEnsureRestoredMode: async (mode) => void (await control('POST', ENSURE_RESTORED_MODE_PATH, { mode })),
     kill: (signal = 'SIGKILL') => {
       child.kill(signal);

@@ -56,11 +56,16 @@ export class WsRunClient {
       protocols?: string[];
       /** Asks for the `id:` line on each message (`?eventIds=true`), kept in `ids`. */
       eventIds?: boolean;
+      /** `false`: a peer that never answers the gateway's pings (a dead network path). */
+      autoPong?: boolean;
     } = {},
   ): Promise<WsRunClient> {
     const query = [options.query, options.eventIds ? 'eventIds=true' : undefined].filter(Boolean).join('&');
     const url = `${gatewayUrl.replace(/^http/, 'ws')}ws${query ? `?${query}` : ''}`;
-    const clientOptions: ClientOptions = { headers: options.headers ?? {} };
+    const clientOptions: ClientOptions = {
+      headers: options.headers ?? {},
+      autoPong: options.autoPong ?? true,
+    };
     const socket = new WebSocket(url, options.protocols ?? [], clientOptions);
     return new Promise((resolve, reject) => {
       let upgrade: IncomingMessage | undefined;

@@ -7,7 +7,10 @@ import type { KernelScript, KernelStep, KernelTurnInput } from '../kernel-script
  * against the wire (docs/architecture.md#decisions; docs/behaviour/events.md#run-lifecycle steps 5–6).
  */
 
-/** Text, reasoning and a tool call are all open (started, no input_complete) when the connection dies. */
+/**
+ * Text, reasoning and a tool call are all open (started, no input_complete) when the connection dies. The
+ * drop waits at a hold, so a test can release it once the gateway has shown all three (`KernelHolds`).
+ */
 export const DROP_SCRIPT: KernelScript = {
   name: 'drop',
   steps: (input: KernelTurnInput): readonly KernelStep[] => [
@@ -19,6 +22,7 @@ export const DROP_SCRIPT: KernelScript = {
       ],
       DEMO_FRAME_PAUSE_MS,
     ),
+    { kind: 'hold' },
     { kind: 'fault', fault: { kind: 'drop' } },
   ],
 };

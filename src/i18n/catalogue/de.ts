@@ -7,6 +7,7 @@ export const DE: Record<MessageKey, string> = {
   unsupportedMediaType: 'Content-Type muss application/json sein.',
   requestTooLarge: 'Der Text der AG-UI-Anfrage ist zu groß.',
   requestTimeout: 'Der Anfragetext ist nicht rechtzeitig eingegangen.',
+  requestNotReceived: 'Die Anfrage ist nicht rechtzeitig eingegangen.',
   invalidJson: 'Der Anfragetext ist kein gültiges JSON.',
   notAnObject: 'RunAgentInput muss ein JSON-Objekt sein.',
   invalidEnvelope: 'Ungültiger AG-UI-RunAgentInput-Umschlag.',
@@ -27,13 +28,18 @@ export const DE: Record<MessageKey, string> = {
   malformedRequest: 'Die HTTP-Anfrage ist fehlerhaft.',
   invalidPathParameter: 'Ein Pfadparameter ist kein gültig prozentkodierter Text.',
   internalError: 'Im AG-UI-Gateway ist ein unerwarteter Fehler aufgetreten.',
+  wsPeerUnresponsive: 'Der WebSocket-Client hat auf Heartbeats nicht mehr geantwortet.',
   serviceDraining: 'Das AG-UI-Gateway wird heruntergefahren und nimmt keine neuen Ausführungen an.',
+  serverBusy:
+    'Das AG-UI-Gateway liest gerade zu viele Anfragekörper gleichzeitig. Versuchen Sie es gleich erneut.',
   // Admission
   stateUnavailable: 'Der Zustand des AG-UI-Adapters ist nicht verfügbar.',
   runIdUsed: 'Die AG-UI-Ausführungs-ID wurde bereits verwendet.',
   threadBusy: 'Der AG-UI-Thread hat bereits eine aktive Ausführung.',
+  threadTakenOver:
+    'Ein anderes Replikat hat diesen Thread übernommen: Diese Ausführung wurde beendet, ohne auf die Aufgabe einzuwirken. Wiederholen Sie die Anfrage, um dem Thread zu folgen.',
   socketBusy:
-    'Dieser WebSocket hat bereits eine laufende Ausführung und kann keine weitere Eingabe einreihen; senden Sie sie nach dem Ende der Ausführung.',
+    'Die Eingabe mit runId {runId} wurde abgelehnt: Auf diesem WebSocket lief ein Run und seine Warteschlange war voll. Senden Sie sie erneut.',
   threadBindingConflict:
     'Der AG-UI-Thread ist bereits an einen anderen Arbeitsbereich oder einen anderen Aufrufer gebunden.',
   resumeRequired: 'Der AG-UI-Thread wartet auf Antworten zu Unterbrechungen.',

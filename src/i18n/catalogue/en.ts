@@ -8,6 +8,7 @@ export const EN = {
   unsupportedMediaType: 'Content-Type must be application/json.',
   requestTooLarge: 'The AG-UI request body is too large.',
   requestTimeout: 'The request body was not received in time.',
+  requestNotReceived: 'The request was not received in time.',
   invalidJson: 'The request body is not valid JSON.',
   notAnObject: 'RunAgentInput must be a JSON object.',
   invalidEnvelope: 'Invalid AG-UI RunAgentInput envelope.',
@@ -28,13 +29,17 @@ export const EN = {
   malformedRequest: 'The HTTP request is malformed.',
   invalidPathParameter: 'A path parameter is not valid percent-encoded text.',
   internalError: 'The AG-UI gateway hit an unexpected error.',
+  wsPeerUnresponsive: 'The WebSocket client stopped answering heartbeats.',
   serviceDraining: 'The AG-UI gateway is shutting down and accepts no new runs.',
+  serverBusy: 'The AG-UI gateway is reading too many request bodies at once. Retry shortly.',
   // Admission
   stateUnavailable: 'The AG-UI adapter state is unavailable.',
   runIdUsed: 'The AG-UI run id has already been used.',
   threadBusy: 'The AG-UI thread already has an active run.',
+  threadTakenOver:
+    'Another replica took over this thread: this run stopped without acting on the task. Retry to follow the thread where it is now.',
   socketBusy:
-    'This WebSocket already has a run in progress and cannot queue another input; send it after the run ends.',
+    'The input with runId {runId} was refused: a run was in progress on this WebSocket and its queue was full. Send it again.',
   threadBindingConflict: 'The AG-UI thread is already bound to another workspace or caller.',
   resumeRequired: 'The AG-UI thread is waiting for interrupt responses.',
   executionGone: 'The execution to resume is no longer available.',

@@ -7,6 +7,7 @@ export const ES: Record<MessageKey, string> = {
   unsupportedMediaType: 'El Content-Type debe ser application/json.',
   requestTooLarge: 'El cuerpo de la solicitud AG-UI es demasiado grande.',
   requestTimeout: 'El cuerpo de la solicitud no se recibió a tiempo.',
+  requestNotReceived: 'La solicitud no se recibió a tiempo.',
   invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
   notAnObject: 'RunAgentInput debe ser un objeto JSON.',
   invalidEnvelope: 'El sobre RunAgentInput de AG-UI no es válido.',
@@ -27,13 +28,18 @@ export const ES: Record<MessageKey, string> = {
   malformedRequest: 'La solicitud HTTP está mal formada.',
   invalidPathParameter: 'Un parámetro de la ruta no es texto con codificación porcentual válida.',
   internalError: 'La pasarela AG-UI encontró un error inesperado.',
+  wsPeerUnresponsive: 'El cliente WebSocket dejó de responder a los latidos.',
   serviceDraining: 'La pasarela AG-UI se está cerrando y no acepta nuevas ejecuciones.',
+  serverBusy:
+    'El gateway AG-UI está leyendo demasiados cuerpos de solicitud a la vez. Vuelva a intentarlo en breve.',
   // Admission
   stateUnavailable: 'El estado del adaptador AG-UI no está disponible.',
   runIdUsed: 'El identificador de ejecución AG-UI ya se ha utilizado.',
   threadBusy: 'El hilo AG-UI ya tiene una ejecución activa.',
+  threadTakenOver:
+    'Otra réplica tomó el control de este hilo: esta ejecución se detuvo sin actuar sobre la tarea. Reintente para seguir el hilo donde está ahora.',
   socketBusy:
-    'Este WebSocket ya tiene una ejecución en curso y no puede poner en cola otra entrada; envíela cuando termine la ejecución.',
+    'Se rechazó la entrada con runId {runId}: había una ejecución en curso en este WebSocket y su cola estaba llena. Envíela de nuevo.',
   threadBindingConflict: 'El hilo AG-UI ya está vinculado a otro espacio de trabajo o a otro llamante.',
   resumeRequired: 'El hilo AG-UI está esperando respuestas a interrupciones.',
   executionGone: 'La ejecución que se quiere reanudar ya no está disponible.',

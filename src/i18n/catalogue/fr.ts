@@ -7,6 +7,7 @@ export const FR: Record<MessageKey, string> = {
   unsupportedMediaType: 'Le Content-Type doit être application/json.',
   requestTooLarge: 'Le corps de la requête AG-UI est trop volumineux.',
   requestTimeout: "Le corps de la requête n'a pas été reçu à temps.",
+  requestNotReceived: "La requête n'a pas été reçue à temps.",
   invalidJson: "Le corps de la requête n'est pas un JSON valide.",
   notAnObject: 'RunAgentInput doit être un objet JSON.',
   invalidEnvelope: "L'enveloppe RunAgentInput AG-UI n'est pas valide.",
@@ -28,13 +29,17 @@ export const FR: Record<MessageKey, string> = {
   malformedRequest: 'La requête HTTP est mal formée.',
   invalidPathParameter: "Un paramètre du chemin n'est pas un texte encodé en pourcentage valide.",
   internalError: 'La passerelle AG-UI a rencontré une erreur inattendue.',
+  wsPeerUnresponsive: 'Le client WebSocket ne répond plus aux battements de cœur.',
   serviceDraining: "La passerelle AG-UI est en cours d'arrêt et n'accepte plus de nouvelles exécutions.",
+  serverBusy: 'La passerelle AG-UI lit trop de corps de requête à la fois. Réessayez dans un instant.',
   // Admission
   stateUnavailable: "L'état de l'adaptateur AG-UI est indisponible.",
   runIdUsed: "L'identifiant d'exécution AG-UI a déjà été utilisé.",
   threadBusy: 'Le fil AG-UI a déjà une exécution en cours.',
+  threadTakenOver:
+    "Une autre réplique a repris ce fil : cette exécution s'est arrêtée sans agir sur la tâche. Réessayez pour suivre le fil là où il en est.",
   socketBusy:
-    "Ce WebSocket a déjà une exécution en cours et ne peut pas mettre une autre entrée en file d'attente ; envoyez-la une fois l'exécution terminée.",
+    "L'entrée avec le runId {runId} a été refusée : une exécution était en cours sur ce WebSocket et sa file d'attente était pleine. Renvoyez-la.",
   threadBindingConflict: 'Le fil AG-UI est déjà lié à un autre espace de travail ou à un autre appelant.',
   resumeRequired: 'Le fil AG-UI attend des réponses à des interruptions.',
   executionGone: "L'exécution à reprendre n'est plus disponible.",

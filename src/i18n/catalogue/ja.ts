@@ -7,6 +7,7 @@ export const JA: Record<MessageKey, string> = {
   unsupportedMediaType: 'Content-Type は application/json である必要があります。',
   requestTooLarge: 'AG-UI リクエストの本文が大きすぎます。',
   requestTimeout: 'リクエスト本文が時間内に受信されませんでした。',
+  requestNotReceived: 'リクエストが時間内に受信されませんでした。',
   invalidJson: 'リクエスト本文が有効な JSON ではありません。',
   notAnObject: 'RunAgentInput は JSON オブジェクトである必要があります。',
   invalidEnvelope: 'AG-UI RunAgentInput のエンベロープが無効です。',
@@ -27,13 +28,18 @@ export const JA: Record<MessageKey, string> = {
   malformedRequest: 'HTTP リクエストの形式が正しくありません。',
   invalidPathParameter: 'パスパラメーターが有効なパーセントエンコードの文字列ではありません。',
   internalError: 'AG-UI ゲートウェイで予期しないエラーが発生しました。',
+  wsPeerUnresponsive: 'WebSocket クライアントがハートビートに応答しなくなりました。',
   serviceDraining: 'AG-UI ゲートウェイはシャットダウン中のため、新しい実行を受け付けません。',
+  serverBusy:
+    'AG-UI ゲートウェイは同時に読み込んでいるリクエスト本文が多すぎます。しばらくしてから再試行してください。',
   // Admission
   stateUnavailable: 'AG-UI アダプターの状態を利用できません。',
   runIdUsed: 'この AG-UI 実行 ID はすでに使用されています。',
   threadBusy: 'この AG-UI スレッドではすでに実行が進行中です。',
+  threadTakenOver:
+    '別のレプリカがこのスレッドを引き継ぎました。この実行はタスクに何もせずに停止しました。再試行すると現在のスレッドの状態を追えます。',
   socketBusy:
-    'この WebSocket ではすでに実行が進行中で、これ以上の入力を待機させられません。実行の終了後に送信してください。',
+    'runId {runId} の入力は拒否されました。この WebSocket では実行が進行中で、キューがいっぱいでした。もう一度送信してください。',
   threadBindingConflict:
     'この AG-UI スレッドはすでに別のワークスペースまたは呼び出し元に紐付けられています。',
   resumeRequired: 'この AG-UI スレッドは割り込みへの応答を待っています。',

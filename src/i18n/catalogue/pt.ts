@@ -7,6 +7,7 @@ export const PT: Record<MessageKey, string> = {
   unsupportedMediaType: 'O Content-Type deve ser application/json.',
   requestTooLarge: 'O corpo da solicitação AG-UI é grande demais.',
   requestTimeout: 'O corpo da requisição não foi recebido a tempo.',
+  requestNotReceived: 'A requisição não foi recebida a tempo.',
   invalidJson: 'O corpo da solicitação não é um JSON válido.',
   notAnObject: 'RunAgentInput deve ser um objeto JSON.',
   invalidEnvelope: 'O envelope RunAgentInput do AG-UI é inválido.',
@@ -27,13 +28,18 @@ export const PT: Record<MessageKey, string> = {
   malformedRequest: 'A solicitação HTTP está malformada.',
   invalidPathParameter: 'Um parâmetro do caminho não é um texto válido com codificação percentual.',
   internalError: 'O gateway AG-UI encontrou um erro inesperado.',
+  wsPeerUnresponsive: 'O cliente WebSocket deixou de responder aos heartbeats.',
   serviceDraining: 'O gateway AG-UI está sendo encerrado e não aceita novas execuções.',
+  serverBusy:
+    'O gateway AG-UI está lendo corpos de requisição demais ao mesmo tempo. Tente novamente em instantes.',
   // Admission
   stateUnavailable: 'O estado do adaptador AG-UI está indisponível.',
   runIdUsed: 'O ID de execução AG-UI já foi usado.',
   threadBusy: 'A thread AG-UI já tem uma execução ativa.',
+  threadTakenOver:
+    'Outra réplica assumiu esta thread: esta execução parou sem agir sobre a tarefa. Tente novamente para acompanhar a thread onde ela está agora.',
   socketBusy:
-    'Este WebSocket já tem uma execução em andamento e não pode enfileirar outra entrada; envie-a depois que a execução terminar.',
+    'A entrada com runId {runId} foi recusada: havia uma execução em andamento neste WebSocket e sua fila estava cheia. Envie-a novamente.',
   threadBindingConflict: 'A thread AG-UI já está vinculada a outro espaço de trabalho ou a outro chamador.',
   resumeRequired: 'A thread AG-UI está aguardando respostas a interrupções.',
   executionGone: 'A execução a ser retomada não está mais disponível.',

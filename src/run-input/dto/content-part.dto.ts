@@ -6,11 +6,14 @@ import {
   IsIn,
   IsObject,
   IsString,
+  MaxLength,
   ValidateBy,
   ValidateIf,
   ValidateNested,
   type ValidationArguments,
 } from 'class-validator';
+import { MAX_ID_LENGTH } from '../../common/max-id-length';
+import { STRING_BOUNDS } from '../../common/string-bounds';
 import { FreeForm } from './free-form.decorator';
 import { IsNeverValid, IsNotNull, OptionalKey } from './optional-key.decorator';
 
@@ -20,20 +23,20 @@ import { IsNeverValid, IsNotNull, OptionalKey } from './optional-key.decorator';
 export class DataSourceDto {
   @Equals('data') type!: 'data';
   @IsString() value!: string;
-  @IsString() mimeType!: string;
+  @IsString() @MaxLength(STRING_BOUNDS.text) mimeType!: string;
 }
 
 export class UrlSourceDto {
   @Equals('url') type!: 'url';
   @IsString() value!: string;
-  @OptionalKey() @IsString() mimeType?: string;
+  @OptionalKey() @IsString() @MaxLength(STRING_BOUNDS.text) mimeType?: string;
 }
 
 export class FileSourceDto {
   @Equals('file') type!: 'file';
   @IsString() value!: string;
-  @OptionalKey() @IsString() provider?: string;
-  @OptionalKey() @IsString() mimeType?: string;
+  @OptionalKey() @IsString() @MaxLength(STRING_BOUNDS.text) provider?: string;
+  @OptionalKey() @IsString() @MaxLength(STRING_BOUNDS.text) mimeType?: string;
 }
 
 /** What class-transformer builds for a source whose `type` is unknown: it never validates. */
@@ -46,7 +49,7 @@ export const MEDIA_PART_TYPES = ['image', 'audio', 'video', 'document'] as const
 export class TextPartDto {
   @Equals('text') type!: 'text';
   @IsString() text!: string;
-  @OptionalKey() @IsString() id?: string;
+  @OptionalKey() @IsString() @MaxLength(MAX_ID_LENGTH) id?: string;
   @OptionalKey() @IsNotNull() @FreeForm() metadata?: unknown;
 }
 
@@ -66,7 +69,7 @@ export class MediaPartDto {
     keepDiscriminatorProperty: true,
   })
   source!: DataSourceDto | UrlSourceDto | FileSourceDto;
-  @OptionalKey() @IsString() id?: string;
+  @OptionalKey() @IsString() @MaxLength(MAX_ID_LENGTH) id?: string;
   @OptionalKey() @IsNotNull() @FreeForm() metadata?: unknown;
 }
 
@@ -83,11 +86,11 @@ export class BinaryPartDto {
   @Equals('binary')
   @ValidateBy({ name: 'hasBinaryPayload', validator: { validate: hasBinaryPayload } })
   type!: 'binary';
-  @IsString() mimeType!: string;
-  @OptionalKey() @IsString() id?: string;
+  @IsString() @MaxLength(STRING_BOUNDS.text) mimeType!: string;
+  @OptionalKey() @IsString() @MaxLength(MAX_ID_LENGTH) id?: string;
   @OptionalKey() @IsString() url?: string;
   @OptionalKey() @IsString() data?: string;
-  @OptionalKey() @IsString() filename?: string;
+  @OptionalKey() @IsString() @MaxLength(STRING_BOUNDS.text) filename?: string;
 }
 
 /** What class-transformer builds for a part whose `type` is unknown: it never validates. */

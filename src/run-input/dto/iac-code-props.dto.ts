@@ -8,10 +8,12 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  MaxLength,
   Min,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { exceedsCodePoints, MAX_LLM_HEADERS, STRING_BOUNDS } from '../../common/string-bounds';
 import { FreeForm } from './free-form.decorator';
 import { OptionalKey } from './optional-key.decorator';
 
@@ -26,13 +28,14 @@ function HasCodePointLength(min: number, max: number): PropertyDecorator {
     constraints: [min, max],
     validator: {
       validate: (value: unknown) =>
-        typeof value === 'string' && [...value].length >= min && [...value].length <= max,
+        typeof value === 'string' && value.length >= min && !exceedsCodePoints(value, max),
     },
   });
 }
 
 /**
- * A JSON object of string values (Python's strict `dict[str, str]`). Checked on the value as sent: the
+ * A JSON object of string values (Python's strict `dict[str, str]`), at most MAX_LLM_HEADERS entries with
+ * names and values within their bounds (docs/behaviour/bounds.md). Checked on the value as sent: the
  * transformer copies nothing of it (so no key such as `__proto__` or `constructor` is lost or acted on),
  * and the `Transform` hands the validator the original object.
  */
@@ -47,41 +50,57 @@ function IsStringRecord(): PropertyDecorator {
           typeof value === 'object' &&
           value !== null &&
           !Array.isArray(value) &&
-          Object.values(value).every((item) => typeof item === 'string'),
+          isBoundedStringRecord(value as Record<string, unknown>),
       },
     }),
   ];
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
+function isBoundedStringRecord(record: Record<string, unknown>): boolean {
+  const entries = Object.entries(record);
+  return (
+    entries.length <= MAX_LLM_HEADERS &&
+    entries.every(
+      ([name, value]) =>
+        typeof value === 'string' &&
+        !exceedsCodePoints(name, STRING_BOUNDS.headerName) &&
+        !exceedsCodePoints(value, STRING_BOUNDS.secret),
+    )
+  );
+}
+
+const Text = () => MaxLength(STRING_BOUNDS.text);
+const Secret = () => MaxLength(STRING_BOUNDS.secret);
+
 export class ThinkingDto {
   @OptionalKey() @IsBoolean() enabled?: boolean;
-  @IsOptional() @IsString() effort?: string | null;
+  @IsOptional() @IsString() @Text() effort?: string | null;
   @IsOptional() @IsInt() @Min(1) budget?: number | null;
 }
 
 export class AlibabaCloudDto {
-  @IsOptional() @IsString() accessKeyId?: string | null;
-  @IsOptional() @IsString() accessKeySecret?: string | null;
-  @IsOptional() @IsString() securityToken?: string | null;
-  @IsOptional() @IsString() regionId?: string | null;
+  @IsOptional() @IsString() @Text() accessKeyId?: string | null;
+  @IsOptional() @IsString() @Secret() accessKeySecret?: string | null;
+  @IsOptional() @IsString() @Secret() securityToken?: string | null;
+  @IsOptional() @IsString() @Text() regionId?: string | null;
 }
 
 export class IacCodePropsDto {
   @Equals(1) schemaVersion!: 1;
-  @IsString() @HasCodePointLength(1, 256) rosInvocationId!: string;
+  @IsString() @HasCodePointLength(1, STRING_BOUNDS.rosInvocationId) rosInvocationId!: string;
   @IsString() cwd!: string;
-  @IsOptional() @IsString() model?: string | null;
-  @IsOptional() @IsString() llmApiKey?: string | null;
+  @IsOptional() @IsString() @Text() model?: string | null;
+  @IsOptional() @IsString() @Secret() llmApiKey?: string | null;
   /** Extra headers for the LLM provider: secrets, forwarded to A2A only, never stored or logged. */
   @IsOptional() @IsStringRecord() llmHeaders?: Record<string, string> | null;
   @IsOptional() @IsObject() @ValidateNested() @Type(() => ThinkingDto) thinking?: ThinkingDto | null;
-  @IsOptional() @IsString() userId?: string | null;
-  @IsOptional() @IsString() channel?: string | null;
-  @IsOptional() @IsString() preferredLanguage?: string | null;
+  @IsOptional() @IsString() @Text() userId?: string | null;
+  @IsOptional() @IsString() @Text() channel?: string | null;
+  @IsOptional() @IsString() @Text() preferredLanguage?: string | null;
   @IsOptional() @IsIn(['standard', 'rich']) candidatePresentation?: 'standard' | 'rich' | null;
   @IsOptional() @IsIn(['normal', 'pipeline']) runMode?: 'normal' | 'pipeline' | null;
-  @IsOptional() @IsString() pipelineName?: string | null;
+  @IsOptional() @IsString() @Text() pipelineName?: string | null;
   @OptionalKey() @IsBoolean() cleanupOnly?: boolean;
   /** A guidance run: the newest user message goes into the thread's live Pipeline task. */
   @OptionalKey() @IsBoolean() activeGuidance?: boolean;

@@ -4,6 +4,7 @@ import { Equals, IsArray, IsObject, IsString, MaxLength, ValidateNested } from '
 import { MessageContent, type BinaryPartDto, type MediaPartDto, type TextPartDto } from './content-part.dto';
 import { FreeForm } from './free-form.decorator';
 import { MAX_ID_LENGTH } from '../../common/max-id-length';
+import { STRING_BOUNDS } from '../../common/string-bounds';
 import { IsNeverValid, OptionalKey } from './optional-key.decorator';
 
 // Every AG-UI 1.0 message role parses, because HttpAgent resends the whole conversation on every run
@@ -12,12 +13,12 @@ import { IsNeverValid, OptionalKey } from './optional-key.decorator';
 type ContentPartDto = TextPartDto | MediaPartDto | BinaryPartDto;
 
 export class FunctionCallDto {
-  @IsString() name!: string;
+  @IsString() @MaxLength(STRING_BOUNDS.text) name!: string;
   @IsString() arguments!: string;
 }
 
 export class ToolCallDto {
-  @IsString() id!: string;
+  @IsString() @MaxLength(MAX_ID_LENGTH) id!: string;
   @Equals('function') type!: 'function';
   @IsObject() @ValidateNested() @Type(() => FunctionCallDto) function!: FunctionCallDto;
   @OptionalKey() @IsString() encryptedValue?: string;
@@ -26,7 +27,7 @@ export class ToolCallDto {
 
 abstract class MessageFields {
   @IsString() @MaxLength(MAX_ID_LENGTH) id!: string;
-  @OptionalKey() @IsString() subagentRunId?: string;
+  @OptionalKey() @IsString() @MaxLength(MAX_ID_LENGTH) subagentRunId?: string;
   @OptionalKey() @IsObject() @FreeForm() metadata?: Record<string, unknown>;
 }
 
@@ -35,7 +36,7 @@ abstract class EncryptableMessageFields extends MessageFields {
 }
 
 abstract class NamedMessageFields extends EncryptableMessageFields {
-  @OptionalKey() @IsString() name?: string;
+  @OptionalKey() @IsString() @MaxLength(STRING_BOUNDS.text) name?: string;
 }
 
 export class DeveloperMessageDto extends NamedMessageFields {
@@ -67,13 +68,13 @@ export class UserMessageDto extends NamedMessageFields {
 export class ToolMessageDto extends EncryptableMessageFields {
   @Equals('tool') role!: 'tool';
   @MessageContent() content!: string | ContentPartDto[];
-  @IsString() toolCallId!: string;
+  @IsString() @MaxLength(MAX_ID_LENGTH) toolCallId!: string;
   @OptionalKey() @IsString() error?: string;
 }
 
 export class ActivityMessageDto extends MessageFields {
   @Equals('activity') role!: 'activity';
-  @IsString() activityType!: string;
+  @IsString() @MaxLength(STRING_BOUNDS.text) activityType!: string;
   /** Free-form: any non-array object (the client never sends these, but a history may hold them). */
   @IsObject() @FreeForm() content!: Record<string, unknown>;
 }

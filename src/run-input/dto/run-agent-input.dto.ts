@@ -11,6 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MAX_ID_LENGTH } from '../../common/max-id-length';
+import { STRING_BOUNDS } from '../../common/string-bounds';
 import { MessageList, type MessageDto } from './message.dto';
 import { FreeForm } from './free-form.decorator';
 import { IsNotNull, OptionalKey } from './optional-key.decorator';
@@ -33,7 +34,7 @@ export class ContextDto {
 }
 
 export class ResumeEntryDto {
-  @IsString() interruptId!: string;
+  @IsString() @MaxLength(MAX_ID_LENGTH) interruptId!: string;
   @IsIn(['resolved', 'cancelled']) status!: 'resolved' | 'cancelled';
   @OptionalKey() @IsNotNull() @FreeForm() payload?: unknown;
   @OptionalKey() @IsObject() @FreeForm() metadata?: Record<string, unknown>;
@@ -42,7 +43,7 @@ export class ResumeEntryDto {
 export class RunAgentInputDto {
   @IsString() @MinLength(1) @MaxLength(MAX_ID_LENGTH) threadId!: string;
   @IsString() @MinLength(1) @MaxLength(MAX_ID_LENGTH) runId!: string;
-  @OptionalKey() @IsString() protocolVersion?: string;
+  @OptionalKey() @IsString() @MaxLength(STRING_BOUNDS.text) protocolVersion?: string;
   @OptionalKey() @IsString() @MaxLength(MAX_ID_LENGTH) parentRunId?: string;
   /** Any JSON value; AG-UI 1.0 reads a null state as absent. Accepted and ignored (docs/behaviour/run-input.md#envelope). */
   @Allow() @FreeForm() state?: unknown;

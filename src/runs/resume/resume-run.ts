@@ -37,7 +37,8 @@ export interface ResumeRun {
 
 /**
  * Every kernel call of a resume, bound to the run's abort signal where the call stops with the run. The one
- * place a resume reaches A2A: a check that must hold before any kernel side effect wraps this.
+ * place a resume reaches A2A, built over the run's gateway, which the run service wraps in the lease guard
+ * (lease-guarded-gateway.ts): no answer and no CancelTask once another replica may hold the thread.
  */
 export interface ResumeKernel {
   /** docs/behaviour/interrupts.md#resume-preparation step 2; false when the kernel cannot restore it. */

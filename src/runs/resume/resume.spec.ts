@@ -1,13 +1,21 @@
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
-import { permissionInput, questionInput } from '../../demo-kernel/kernel-inputs';
-import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
+import { questionInput } from '../../demo-kernel/kernel-inputs';
+import { QUESTION_OPTIONS } from '../../demo-kernel/interrupt-scripts';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
-import { THREAD, kernelIds, lastEvent, parkedAt, startEngineRun } from '../../../test/support/engine-run';
+import {
+  allowOnce as allow,
+  kernelIds,
+  lastEvent,
+  parkedAt,
+  resumeEngineRun as resumeRun,
+  shellPermission as permission,
+  startEngineRun,
+} from '../../../test/support/engine-run';
 import { FakeClock } from '../../../test/support/fakes/fake-clock';
+import { ThreadRegistry } from '../../threads/thread-registry';
 import { END_REASON_EXPIRED } from '../../threads/thread-state';
 import type { A2aFrame } from '../../wire/a2a-wire';
 
-const permission = (ids: ReturnType<typeof kernelIds>) => permissionInput(ids, shellPermissionSpec('tool-1'));
 const question = (ids: ReturnType<typeof kernelIds>) =>
   questionInput(ids, {
     inputId: 'question-1',
@@ -16,31 +24,6 @@ const question = (ids: ReturnType<typeof kernelIds>) =>
     options: QUESTION_OPTIONS,
   });
 
-type Parked = Awaited<ReturnType<typeof parkedAt>>;
-
-/**
- * Run 2 of the parked thread, answering with `resume`; GetTask answers `snapshot` (the task still waiting,
- * unless told; `null`: the fake's own answer).
- */
-async function resumeRun(parked: Parked, resume: unknown[], snapshot: A2aFrame | null = parked.waiting) {
-  parked.gateway.taskSnapshot = snapshot ?? undefined;
-  const callsBefore = parked.gateway.calls.length;
-  const second = await startEngineRun({
-    runId: 'run-2',
-    resume,
-    store: parked.store,
-    registry: parked.registry,
-    gateway: parked.gateway,
-    clock: parked.clock,
-  });
-  /** The kernel calls of the resume alone. */
-  const calls = () => parked.gateway.calls.slice(callsBefore);
-  return { ...second, calls, ids: parked.ids, interruptId: parked.interruptId };
-}
-
-const allow = (interruptId: string) => [
-  { interruptId, status: 'resolved', payload: { decision: 'allow_once' } },
-];
 const giveUp = (interruptId: string) => [{ interruptId, status: 'cancelled' }];
 
 describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
@@ -187,38 +170,70 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect((await stored()).execution.pending).toEqual({});
   });
 
-  describe('and the run around it (docs/architecture.md#a-run)', () => {
-    /** Run 2 allows the permission run 1 ended at; the task still waits for it. */
-    const allowingPermission = async () => {
+  describe('re-adoption of an orphaned turn (docs/behaviour/state.md#re-adoption)', () => {
+    /**
+     * Run 2's answer was accepted (recorded, nothing pending), then its replica died before ending the
+     * execution: the thread as it left it, resumed again on another replica (its own registry, same store).
+     */
+    const retryOfOrphanedTurn = async (snapshot: (ids: ReturnType<typeof kernelIds>) => A2aFrame) => {
       const parked = await parkedAt(permission);
-      return resumeRun(parked, allow(parked.interruptId));
+      const second = await resumeRun(parked, allow(parked.interruptId));
+      const answer = await second.gateway.stream(1);
+      answer.push(statusFrame(second.ids, 'TASK_STATE_WORKING'));
+      await second.sink.written(2);
+      const orphaned = await second.stored();
+      expect(orphaned.execution.pending).toEqual({});
+      answer.push(...endOfTurnFrames(second.ids, 'Ran it.'));
+      answer.end();
+      await second.delivered;
+      await parked.store.save(orphaned);
+      const registry = new ThreadRegistry(parked.store, null, null, { threadCacheSize: 8 });
+      const third = await resumeRun(parked, allow(parked.interruptId), snapshot(parked.ids), {
+        runId: 'run-3',
+        registry,
+      });
+      return { ...third, executionId: orphaned.execution.executionId };
     };
 
-    it('ends with RUN_ERROR CANCELLED when the cancel route cancels it while the answer streams (docs/behaviour/cancel.md#cancel-route)', async () => {
-      const { gateway, sink, registry, delivered, admitted, stored, ids } = await allowingPermission();
-      const stream = await gateway.stream(1);
-      stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), textDeltaFrame(ids, 'Running it'));
-      await sink.written(3);
-      // The answer was accepted with the first frame: it is recorded, no longer pending.
-      expect((await stored()).execution.pending).toEqual({});
-      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+    it('follows a task still working with SubscribeToTask, sends nothing again, and ends RESUME_ALREADY_APPLIED with the execution ended', async () => {
+      const { gateway, sink, delivered, calls, stored, ids, executionId } = await retryOfOrphanedTurn(
+        (ids) => ({
+          task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING' } },
+        }),
+      );
+      const subscribed = await gateway.stream(2);
+      subscribed.push(textDeltaFrame(ids, 'The rest.'), ...endOfTurnFrames(ids, 'The rest.'));
+      subscribed.end();
       await delivered;
-      expect(stream.isAborted).toBe(true);
       await expectConformantEvents(sink.events);
-      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+      expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SubscribeToTask']);
+      expect(sink.events).toContainEqual(
+        expect.objectContaining({ type: 'TEXT_MESSAGE_CONTENT', delta: 'The rest.' }),
+      );
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+      const state = await stored();
+      expect(state.terminalExecutionIds).toContain(executionId);
+      expect(state.execution.taskId).toBeNull();
     });
 
-    it('keeps the interrupt and cancels nothing when its client leaves before the answer is accepted (docs/behaviour/cancel.md#client-disconnect)', async () => {
-      const { gateway, delivery, delivered, interruptId, stored, execution, isBusy } =
-        await allowingPermission();
-      const stream = await gateway.stream(1);
-      delivery.leave();
-      expect(execution.currentPhase).toBe('left');
+    it('takes the text of a turn that ended while nobody listened from its snapshot, without subscribing', async () => {
+      const { sink, delivered, calls } = await retryOfOrphanedTurn((ids) => ({
+        task: {
+          id: ids.taskId,
+          contextId: ids.contextId,
+          status: {
+            state: 'TASK_STATE_COMPLETED',
+            message: { messageId: 'm-end', role: 'ROLE_AGENT', parts: [{ text: 'All done.' }] },
+          },
+        },
+      }));
       await delivered;
-      expect(stream.isAborted).toBe(true);
-      expect(gateway.cancelledTaskIds).toEqual([]);
-      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
-      expect(await isBusy()).toBe(false);
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+      expect(sink.events).toContainEqual(
+        expect.objectContaining({ type: 'TEXT_MESSAGE_CONTENT', delta: 'All done.' }),
+      );
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
     });
   });
 });

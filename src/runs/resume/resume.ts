@@ -1,7 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
-import { isStopState } from '../../events/run-outcome';
 import type { MessageKey } from '../../i18n/message-key';
 import { appliedDigestsFor, digestOfEntry } from '../../interrupts/applied-digests';
 import { encodeAnswers } from '../../interrupts/encode-answer';
@@ -21,7 +20,8 @@ import type { UnwrappedFrame } from '../../wire/unwrap-frame';
 import type { StreamEnd } from '../frame-consumer';
 import { AnswersInFlight } from './answers-in-flight';
 import { preflight } from './resume-preflight';
-import { consume, type ResumeKernel, type ResumeRun, type ResumeScope } from './resume-run';
+import { followAppliedTurn, readoptTurn } from './follow-applied-turn';
+import type { ResumeKernel, ResumeRun, ResumeScope } from './resume-run';
 import { commitAnswers, sendAnswers } from './send-answers';
 
 /**
@@ -61,8 +61,8 @@ export class Resume {
   private async *resume(): AsyncGenerator<BaseEvent, StreamEnd> {
     const { execution } = this.run.state;
     const taskId = execution.taskId;
-    if (!taskId || Object.keys(execution.pending).length === 0) return this.lostExecution();
-    const scope: ResumeScope = { run: this.run, kernel: this.kernel, answers: this.answers, taskId };
+    if (!taskId || Object.keys(execution.pending).length === 0) return yield* this.lostExecution(taskId);
+    const scope = this.scope(taskId);
     // Interrupt expiry: an expired interrupt is rejected at the next access, before anything is asked of A2A.
     if (expiredIds(execution.pending, this.run.now()).length > 0) {
       if (!givesUpEveryInterrupt(this.entries)) return await this.expire(taskId);
@@ -76,8 +76,15 @@ export class Resume {
     return yield* this.planAndSend(scope, snapshot);
   }
 
-  /** Nothing pending or no task: giving everything up ends quietly, anything else is refused. */
-  private lostExecution(): StreamEnd {
+  private scope(taskId: string): ResumeScope {
+    return { run: this.run, kernel: this.kernel, answers: this.answers, taskId };
+  }
+
+  /**
+   * Nothing pending or no task: giving everything up ends quietly, a retry of an applied answer whose
+   * execution never ended re-adopts the turn, anything else is refused.
+   */
+  private async *lostExecution(taskId: string | null): AsyncGenerator<BaseEvent, StreamEnd> {
     if (givesUpEveryInterrupt(this.entries)) return { kind: 'abandoned' };
     const { state } = this.run;
     const refusal = planLostExecution({
@@ -87,6 +94,9 @@ export class Resume {
       answerDigests: this.digests,
       isExpired: state.execution.endReason === END_REASON_EXPIRED,
     });
+    // Applied, but the execution was never ended: the replica running it died mid-turn.
+    if (taskId && refusal.code === ErrorCode.RESUME_ALREADY_APPLIED)
+      return yield* readoptTurn(this.scope(taskId));
     throw new AguiError(refusal.code, refusal.messageKey);
   }
 
@@ -149,9 +159,7 @@ export class Resume {
 
   /**
    * The kernel already holds these answers (the service stopped after it accepted them, before they were
-   * recorded): they are recorded now and not sent again, the rest of the turn is streamed from the task (its
-   * snapshot was mapped by the preflight; a task still working is followed), and the run ends with
-   * RESUME_ALREADY_APPLIED — unless the turn reached a new interrupt, which ends it as usual.
+   * recorded): they are recorded now and not sent again, and the rest of the turn is streamed from the task.
    */
   private async *recordTakenAnswers(
     scope: ResumeScope,
@@ -166,13 +174,7 @@ export class Resume {
       ...this.run.ids(),
     });
     await commitAnswers(scope, { commits, syntheticToolResults: [] });
-    if (!isStopState(state)) {
-      const followed = yield* consume(scope, this.kernel.subscribe(scope.taskId), {
-        firstTaskSnapshot: 'inputs-only',
-      });
-      if (followed.kind === 'interrupted') return followed;
-    }
-    throw new AguiError(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied');
+    return yield* followAppliedTurn(scope, state);
   }
 
   /**

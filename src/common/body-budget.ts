@@ -1,0 +1,38 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+
+/** Bytes of request bodies in flight when no configuration says otherwise (IAC_CODE_AGUI_BODY_BUDGET_BYTES). */
+export const DEFAULT_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The process-wide budget for request bodies being read (docs/behaviour/bounds.md#memory): the way a proxy
+ * bounds its buffers, a body that would take the bytes in flight past it is refused at once (SERVER_BUSY,
+ * retryable) instead of being buffered, so ten clients sending 12 MiB bodies cannot take the process past its
+ * container's limit. A reader takes what a body announces (or each chunk as it comes, without a
+ * Content-Length) and gives it all back once the body is parsed or refused. One instance per process.
+ */
+@Injectable()
+export class BodyBudget {
+  private inFlight = 0;
+  readonly maxBytes: number;
+
+  constructor(@Optional() @Inject(APP_CONFIG) config: Pick<AppConfig, 'bodyBudgetBytes'> | null = null) {
+    this.maxBytes = config?.bodyBudgetBytes ?? DEFAULT_BODY_BUDGET_BYTES;
+  }
+
+  /** Takes `bytes`; false, taking nothing, when that would pass the budget. */
+  tryTake(bytes: number): boolean {
+    if (this.inFlight + bytes > this.maxBytes) return false;
+    this.inFlight += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.inFlight = Math.max(0, this.inFlight - bytes);
+  }
+
+  /** Bytes of bodies being read now. */
+  get bytesInFlight(): number {
+    return this.inFlight;
+  }
+}

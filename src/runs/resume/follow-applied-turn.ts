@@ -1,0 +1,40 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { AguiError } from '../../common/agui-error';
+import { ErrorCode } from '../../common/error-code';
+import { isStopState } from '../../events/run-outcome';
+import type { StreamEnd } from '../frame-consumer';
+import { preflight } from './resume-preflight';
+import { consume, type ResumeScope } from './resume-run';
+
+/**
+ * The rest of a turn whose answers the kernel already applied, streamed from the task: a task still
+ * working (`state` of its snapshot, already mapped) is followed; the run ends with RESUME_ALREADY_APPLIED, as
+ * every retry of an applied answer does — unless the turn reached a new interrupt, which ends it as usual.
+ */
+export async function* followAppliedTurn(
+  scope: ResumeScope,
+  state: string | undefined,
+): AsyncGenerator<BaseEvent, StreamEnd> {
+  if (!isStopState(state)) {
+    const followed = yield* consume(scope, scope.kernel.subscribe(scope.taskId), {
+      firstTaskSnapshot: 'inputs-only',
+    });
+    if (followed.kind === 'interrupted') return followed;
+  }
+  throw new AguiError(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied');
+}
+
+/**
+ * Re-adoption of an orphaned turn (docs/behaviour/state.md#re-adoption): its answers were applied and
+ * recorded, but the run streaming it ended without ending the execution (its replica died; its lease
+ * expired). GetTask, then SubscribeToTask while the task still works (its text from the snapshot when it
+ * already ended), so this client gets the rest of the turn. Reads only: nothing is sent to the kernel again.
+ */
+export async function* readoptTurn(scope: ResumeScope): AsyncGenerator<BaseEvent, StreamEnd> {
+  scope.run.deps.logger.log({ msg: 'an orphaned turn is re-adopted', ...scope.run.ids() });
+  const preflighted = yield* preflight(scope, { mapsTextOfEndedTurn: true });
+  if (preflighted.kind === 'forgotten') {
+    throw new AguiError(ErrorCode.RESUME_ALREADY_APPLIED, 'responseAlreadyApplied');
+  }
+  return yield* followAppliedTurn(scope, preflighted.snapshot.state);
+}

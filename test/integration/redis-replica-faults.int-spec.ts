@@ -1,0 +1,343 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { BaseEvent } from '@ag-ui/core';
+import Redis from 'ioredis';
+import { redisThreadKeys } from '../../src/threads/redis-thread-keys';
+import { startFaultProxy, type FaultProxy, type ProxiedCall } from '../support/fault-proxy';
+import { interruptsOf, resumeInput, type Json } from '../support/interrupt-helpers';
+import { startRedisServer, type RunningRedis } from '../support/redis-server';
+import { runInput } from '../support/run-input';
+import { eventually, openRun, postRun, type OpenRun } from '../support/sse-client';
+import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
+import { buildServiceForTests, startServiceProcess, type ServiceProcess } from '../support/service-process';
+
+/**
+ * Replicas as real processes (`node main.js`, built from the current sources) over one real redis-server and
+ * one scripted kernel, each replica behind its own proxy that counts what it asked of the kernel
+ * (docs/behaviour/state.md#the-run-lease, #re-adoption). A replica is frozen with SIGSTOP/SIGCONT (a GC pause,
+ * a VM stall) or crashed with SIGKILL. AGUI_REPLICA_FAULT_TRIES sets how many tries each loop makes (default
+ * 3; the measurement runs 20).
+ */
+const TRIES = Number(process.env.AGUI_REPLICA_FAULT_TRIES ?? 3);
+/** Short, so a try waits about a second for the lease of a frozen or dead replica to run out. */
+const LEASE_TTL_SECONDS = '1';
+const ALLOW = { decision: 'allow_once' };
+/** What changes a kernel task: the calls a replica without the lease must never make. */
+const SIDE_EFFECTS = new Set(['SendMessage', 'SendStreamingMessage', 'CancelTask']);
+const TURN_END_TEXT = 'The workspace is /workspace.';
+
+interface Replica {
+  readonly url: string;
+  readonly service: ServiceProcess;
+  readonly proxy: FaultProxy;
+}
+
+let buildDir: string;
+let stateDir: string;
+let redis: RunningRedis;
+let raw: Redis;
+let upstream: KernelUpstream;
+let keyPrefix: string;
+let prefixCount = 0;
+const replicas: Replica[] = [];
+
+beforeAll(async () => {
+  [buildDir, redis, upstream] = await Promise.all([
+    buildServiceForTests(),
+    startRedisServer(),
+    startKernelUpstream(),
+  ]);
+  stateDir = mkdtempSync(path.join(os.tmpdir(), 'agui-replicas-'));
+  raw = new Redis(redis.url);
+}, 200_000);
+afterEach(async () => {
+  await Promise.all(
+    replicas.splice(0).map(async ({ service, proxy }) => {
+      await service.close();
+      await proxy.close();
+    }),
+  );
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await upstream?.close();
+  await redis?.close();
+  for (const dir of [buildDir, stateDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  keyPrefix = `faults${++prefixCount}:`;
+});
+
+async function startReplica(env: Record<string, string> = {}): Promise<Replica> {
+  const proxy = await startFaultProxy(upstream.url);
+  const started = startServiceProcess(buildDir, {
+    IAC_CODE_AGUI_STATE_STORE: 'redis',
+    IAC_CODE_AGUI_REDIS_URL: redis.url,
+    IAC_CODE_AGUI_REDIS_KEY_PREFIX: keyPrefix,
+    IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS: LEASE_TTL_SECONDS,
+    IAC_CODE_AGUI_A2A_URL: proxy.url,
+    IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+    IAC_CODE_AGUI_STATE_DIR: stateDir,
+    IAC_CODE_AGUI_INTERRUPT_TTL: '0',
+    IAC_CODE_AGUI_CANCEL_TIMEOUT_SECONDS: '2',
+    ...env,
+  });
+  // A replica that refuses to start leaves no proxy behind.
+  const service = await started.catch(async (error: unknown) => {
+    await proxy.close();
+    throw error;
+  });
+  const replica = { url: service.url, service, proxy };
+  replicas.push(replica);
+  return replica;
+}
+
+async function documentOf(threadId: string): Promise<Json | undefined> {
+  const text = await raw.hget(redisThreadKeys(keyPrefix, threadId).document, 'document');
+  return text === null ? undefined : (JSON.parse(text) as Json);
+}
+
+const sideEffects = (calls: ProxiedCall[]) => calls.filter((call) => SIDE_EFFECTS.has(call.method));
+
+const lastOf = (events: readonly BaseEvent[]) =>
+  events.at(-1) as (BaseEvent & { code?: string; outcome?: Json }) | undefined;
+
+const textOf = (events: readonly BaseEvent[]) =>
+  events
+    .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+    .map((event) => (event as BaseEvent & { delta: string }).delta)
+    .join('');
+
+/** Parks a permission on the thread through `replica`; returns the resume body that answers it. */
+async function parkPermission(replica: Replica, threadId: string, text = 'permission') {
+  const asked = await postRun(replica.url, runInput({ threadId, runId: 'ask', text }));
+  const [interrupt] = interruptsOf(asked.events) ?? [];
+  if (!interrupt) throw new Error(`no interrupt on ${threadId}: ${JSON.stringify(lastOf(asked.events))}`);
+  return (runId: string) =>
+    resumeInput(threadId, runId, [{ interruptId: interrupt.id, status: 'resolved', payload: ALLOW }]);
+}
+
+/**
+ * A client retrying on `replica` while the thread is still leased by the replica it left: refused
+ * THREAD_BUSY until that lease runs out, then admitted. Returns the admitted run, still streaming.
+ */
+async function openWhenAdmitted(replica: Replica, body: (runId: string) => unknown): Promise<OpenRun> {
+  for (let attempt = 1; ; attempt++) {
+    const run = openRun(replica.url, body(`retry-${attempt}`));
+    const refused = await Promise.race([
+      run
+        .waitForEvent((event) => event.type === 'RUN_STARTED')
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
+      run.finished.then((response) => (response.status === 409 ? response : undefined)),
+    ]);
+    if (!refused) return run;
+    expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'THREAD_BUSY' } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('a replica frozen past its lease while another took the thread over', () => {
+  it(
+    `never acts on the kernel again, and the new owner's run completes (${TRIES} tries)`,
+    async () => {
+      const [stale, owner] = [await startReplica(), await startReplica()];
+      for (let attempt = 0; attempt < TRIES; attempt++) {
+        const threadId = `split-${attempt}`;
+        const resume = await parkPermission(owner, threadId);
+
+        // The resume lands on the stale replica, which claims the lease and freezes during its preflight.
+        const getTaskArrived = stale.proxy.hold('GetTask');
+        const onStale = openRun(stale.url, resume('answer-stale'));
+        const forwardGetTask = await getTaskArrived;
+        stale.service.signal('SIGSTOP');
+        const callsBeforeFreeze = stale.proxy.calls().length;
+        // The kernel's answer waits in the frozen process's socket, showing the permission still pending.
+        forwardGetTask();
+
+        // The client retries on the other replica, which takes over once the lease has run out, answers and
+        // streams the resumed task; the stale replica thaws while that stream is open.
+        const answerStreaming = owner.proxy.holdAnswer('SendStreamingMessage', 2);
+        const onOwner = openWhenAdmitted(owner, resume);
+        const releaseAnswer = await answerStreaming;
+        stale.service.signal('SIGCONT');
+        const staleEnd = await onStale.finished;
+        releaseAnswer();
+        const ownerEnd = await (await onOwner).finished;
+
+        expect(sideEffects(stale.proxy.calls().slice(callsBeforeFreeze))).toEqual([]);
+        expect(lastOf(staleEnd.events)).toMatchObject({ type: 'RUN_ERROR', code: 'THREAD_TAKEN_OVER' });
+        expect(lastOf(ownerEnd.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+        expect(textOf(ownerEnd.events)).toContain(TURN_END_TEXT);
+        expect(await documentOf(threadId)).toMatchObject({ execution: { pending: {}, taskId: null } });
+      }
+      // The kernel itself counted no CancelTask at all, from either replica.
+      const cancels = (await upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask');
+      expect(cancels).toEqual([]);
+    },
+    60_000 + TRIES * 20_000,
+  );
+});
+
+/** How each try cuts the replica running the resume. */
+const KILL_MOMENTS = [
+  'answer not yet sent',
+  'answer accepted and recorded',
+  'turn ended before the retry',
+  'somewhere in the rest of the turn',
+] as const;
+
+/** The kernel's own view of the task (GetTask straight to the kernel, not through a replica). */
+async function kernelTaskState(taskId: string): Promise<string | undefined> {
+  const response = await fetch(upstream.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: taskId } }),
+  });
+  return ((await response.json()) as Json).result?.status?.state as string | undefined;
+}
+
+describe('a replica SIGKILLed mid-resume', () => {
+  it(
+    `the retry on another replica tells the one story of the turn (${TRIES} tries)`,
+    async () => {
+      let victim = await startReplica();
+      const survivor = await startReplica();
+      let readopted = 0;
+      for (let attempt = 0; attempt < TRIES; attempt++) {
+        const threadId = `killed-${attempt}`;
+        const moment = KILL_MOMENTS[attempt % KILL_MOMENTS.length];
+        const resume = await parkPermission(survivor, threadId, 'permission slow-resume');
+        const taskId = (await documentOf(threadId))?.execution.taskId as string;
+
+        const answerAtProxy =
+          moment === 'answer not yet sent'
+            ? victim.proxy.hold('SendStreamingMessage')
+            : victim.proxy.holdAnswer('SendStreamingMessage', 1);
+        const onVictim = openRun(victim.url, resume('answer-victim'));
+        const releaseAnswer = await answerAtProxy;
+        if (moment !== 'answer not yet sent') {
+          // Accepted: the answer is recorded (pending empty) before its events go out.
+          await eventually(
+            () => documentOf(threadId),
+            (doc) => doc !== undefined && Object.keys(doc.execution.pending).length === 0,
+            10_000,
+          );
+        }
+        if (moment === 'somewhere in the rest of the turn') {
+          releaseAnswer();
+          // The kill moment is the behaviour: a different point of the streamed rest each try.
+          await new Promise((resolve) => setTimeout(resolve, 100 + ((attempt * 379) % 1500)));
+        }
+        victim.service.signal('SIGKILL');
+        await victim.service.exited;
+        await onVictim.finished.catch(() => undefined);
+        if (moment === 'turn ended before the retry') {
+          await eventually(
+            () => kernelTaskState(taskId),
+            (state) => state === 'TASK_STATE_INPUT_REQUIRED',
+            15_000,
+          );
+        }
+
+        const retry = await (await openWhenAdmitted(survivor, resume)).finished;
+        const told = [onVictim.received, retry.events];
+        const outcomes = told.map((events) => lastOf(events)).filter((event) => event !== undefined);
+        // One story: success where the turn was heard to its end, else the truthful "already applied" — never
+        // a cancel, a lost execution or an upstream failure for a turn that ran to its end on the kernel.
+        for (const outcome of outcomes) {
+          if (outcome.type === 'RUN_FINISHED')
+            expect(outcome).toMatchObject({ outcome: { type: 'success' } });
+          else if (outcome.type === 'RUN_ERROR')
+            expect(outcome).toMatchObject({ code: 'RESUME_ALREADY_APPLIED' });
+        }
+        const retryEnd = lastOf(retry.events);
+        expect(retryEnd?.type).toMatch(/^RUN_(FINISHED|ERROR)$/);
+        if (moment === 'answer not yet sent') {
+          expect(retryEnd).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+        } else {
+          expect(retryEnd).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+          if (textOf(retry.events).includes(TURN_END_TEXT)) readopted += 1;
+        }
+        // The answer reached the kernel once, whoever sent it.
+        const answers = (await upstream.requests()).filter(
+          (entry) =>
+            entry.rpcMethod === 'SendStreamingMessage' &&
+            (entry.body as Json).params.message.taskId === taskId,
+        );
+        expect(answers).toHaveLength(1);
+        // The rest of the turn reached a client: the retry re-adopted the running task, or the cut client
+        // heard it. A turn that ended while nobody listened has no text left to give: the kernel keeps none.
+        if (moment === 'answer accepted and recorded') expect(textOf(retry.events)).toContain(TURN_END_TEXT);
+        if (moment !== 'turn ended before the retry')
+          expect(told.map(textOf).join('')).toContain(TURN_END_TEXT);
+        // The execution ended, and the thread takes a new turn at once.
+        expect(await documentOf(threadId)).toMatchObject({ execution: { pending: {}, taskId: null } });
+        const next = await postRun(survivor.url, runInput({ threadId, runId: 'next', text: 'hello' }));
+        expect(lastOf(next.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+
+        victim = await startReplica();
+      }
+      process.stdout.write(`re-adopted a cut turn with its rest in ${readopted} of ${TRIES} tries\n`);
+    },
+    60_000 + TRIES * 30_000,
+  );
+});
+
+describe('Redis durability and stalls', () => {
+  it('refuses to start on a Redis without AOF or with an evicting policy, naming the settings', async () => {
+    for (const [options, problem] of [
+      [{ appendonly: 'no' }, /appendonly is \\"no\\"/],
+      [{ maxmemoryPolicy: 'allkeys-lru' }, /maxmemory-policy is \\"allkeys-lru\\"/],
+    ] as const) {
+      const volatile = await startRedisServer(options);
+      try {
+        const refused = startReplica({ IAC_CODE_AGUI_REDIS_URL: volatile.url });
+        await expect(refused).rejects.toThrow(problem);
+        await expect(refused).rejects.toThrow(/IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE=true/);
+      } finally {
+        await volatile.close();
+      }
+    }
+  }, 60_000);
+
+  it('starts on it with IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE=true, with a warning', async () => {
+    const volatile = await startRedisServer({ appendonly: 'no' });
+    try {
+      const replica = await startReplica({
+        IAC_CODE_AGUI_REDIS_URL: volatile.url,
+        IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE: 'true',
+      });
+      expect(replica.service.output()).toContain('Redis is not durable');
+      expect((await fetch(`${replica.url}health/ready`)).status).toBe(200);
+      await replica.service.close();
+    } finally {
+      await volatile.close();
+    }
+  }, 60_000);
+
+  it('answers readiness 503 within its own deadline while Redis stalls, and 200 once it is back', async () => {
+    const replica = await startReplica();
+    const ready = async () => {
+      const response = await fetch(`${replica.url}health/ready`);
+      return { status: response.status, body: (await response.json()) as Json };
+    };
+    expect((await ready()).status).toBe(200);
+    expect(replica.service.output()).not.toContain('Redis is not durable');
+    redis.signal('SIGSTOP');
+    try {
+      // The last probe's answer is kept a few seconds; the next one meets the stalled Redis.
+      const stalled = await eventually(ready, (answer) => answer.status === 503, 20_000);
+      expect(stalled).toMatchObject({
+        status: 503,
+        body: { details: { threadStore: { status: 'down', reason: 'no answer in time' } } },
+      });
+    } finally {
+      redis.signal('SIGCONT');
+    }
+    expect((await eventually(ready, (answer) => answer.status === 200, 20_000)).status).toBe(200);
+  }, 60_000);
+});
