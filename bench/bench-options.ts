@@ -14,6 +14,8 @@ export interface BenchSizes {
   readonly pacedDeltas: number;
   readonly coldStarts: number;
   readonly stateThreads: number;
+  /** Runs detached at once for the memory of a detached run. */
+  readonly detachedRuns: number;
 }
 
 export interface BenchOptions {
@@ -39,6 +41,7 @@ const FULL: BenchSizes = {
   pacedDeltas: 100,
   coldStarts: 5,
   stateThreads: 1000,
+  detachedRuns: 200,
 };
 
 const QUICK: BenchSizes = {
@@ -53,6 +56,7 @@ const QUICK: BenchSizes = {
   pacedDeltas: 40,
   coldStarts: 2,
   stateThreads: 200,
+  detachedRuns: 50,
 };
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {

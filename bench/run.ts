@@ -21,6 +21,7 @@ import { measureFirstEvent } from './scenarios/first-event';
 import { measureOpenRuns } from './scenarios/open-runs';
 import { measurePacedLatency } from './scenarios/paced-latency';
 import { measurePacedRuns } from './scenarios/paced-runs';
+import { measureReattachCost } from './scenarios/reattach-cost';
 import { profileGateway } from './scenarios/profile-gateway';
 import { measureStateLatency } from './scenarios/state-latency';
 import { measureRedisStateLatency } from './scenarios/state-latency-redis';
@@ -113,6 +114,16 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
       `paced runs (${sizes.pacedRuns} × ${sizes.pacedDeltas} deltas every ${sizes.pacedIntervalMs} ms per path)`,
     );
     const pacedRuns = await measurePacedRuns(rig);
+    log(
+      `reattach cost (${sizes.throughputDeltas} deltas with and without a window; ${sizes.detachedRuns} detached runs)`,
+    );
+    const windowGateway = await startGateway({
+      ...gatewayOptions('reattach'),
+      env: { IAC_CODE_AGUI_REATTACH_SECONDS: '30', IAC_CODE_AGUI_DRAIN_SECONDS: '1' },
+    });
+    stops.unshift(windowGateway.stop);
+    const reattach = await measureReattachCost(rig, windowGateway, sizes.detachedRuns);
+    await windowGateway.stop();
     await gateway.stop();
     log(`open runs (${sizes.openRuns}, heartbeat every ${sizes.openHeartbeatSeconds} s)`);
     const openGateway = await startGateway(gatewayOptions('open', sizes.openHeartbeatSeconds));
@@ -134,6 +145,7 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
       firstEvent,
       openRuns,
       pacedRuns,
+      reattach,
       coldStart,
       state,
       ...(originalColdStart ? { originalColdStart } : {}),

@@ -3,6 +3,7 @@ import type { FirstEventResult } from '../scenarios/first-event';
 import type { OpenRunsResult } from '../scenarios/open-runs';
 import type { PacedLatencyResult } from '../scenarios/paced-latency';
 import type { PacedRunsResult } from '../scenarios/paced-runs';
+import type { ReattachCostResult } from '../scenarios/reattach-cost';
 import type { StateLatencyResult } from '../scenarios/state-latency';
 import type { ThroughputResult } from '../scenarios/throughput';
 import type { MachineFacts } from './machine-facts';
@@ -53,6 +54,7 @@ export interface BenchResult {
     readonly firstEvent: FirstEventResult;
     readonly openRuns: OpenRunsResult;
     readonly pacedRuns: PacedRunsResult;
+    readonly reattach: ReattachCostResult;
     readonly coldStart: ColdStartResult;
     readonly state: StateLatencyResult;
     readonly originalColdStart?: ColdStartResult;

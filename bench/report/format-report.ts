@@ -170,6 +170,7 @@ export function formatReport(result: BenchResult): string {
     pacedLine('gateway', p.gateway),
     ...(p.original ? [pacedLine('original', p.original)] : []),
     pacedLine('proxy', p.proxy),
+    reattachLine(d.reattach),
     `cold start (${d.coldStart.starts}): median ${d.coldStart.medianMs} ms, max ${d.coldStart.maxMs} ms; ` +
       (d.originalColdStart
         ? `original median ${d.originalColdStart.medianMs} ms, max ${d.originalColdStart.maxMs} ms`
@@ -181,4 +182,14 @@ export function formatReport(result: BenchResult): string {
         `run write ${ms(s.redis.write)}; release ${ms(s.redis.release)}`
       : 'state (Redis): not measured',
   ].join('\n');
+}
+
+/** Old result files predate the scenario. */
+function reattachLine(r: BenchResult['details']['reattach'] | undefined): string {
+  if (!r) return 'reattach cost: not measured';
+  return (
+    `reattach cost: CPU per event ${r.cpuUsPerEvent.off} µs without a window, ${r.cpuUsPerEvent.on} µs with one ` +
+    `(× ${r.cpuRatio}); ${r.detachedRuns} detached runs: ${r.perDetachedRunKb} KB each ` +
+    `(RSS ${r.idleRssMb} → ${r.detachedRssMb} MB)`
+  );
 }

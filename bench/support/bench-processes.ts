@@ -86,6 +86,8 @@ export interface GatewayOptions {
   readonly heartbeatSeconds?: number;
   /** Extra Node flags (e.g. `--cpu-prof`). */
   readonly nodeFlags?: readonly string[];
+  /** More settings of the gateway (e.g. IAC_CODE_AGUI_REATTACH_SECONDS). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface GatewayProcess extends BenchProcess {
@@ -115,6 +117,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayProc
     ...(options.heartbeatSeconds
       ? { IAC_CODE_AGUI_HEARTBEAT_SECONDS: String(options.heartbeatSeconds) }
       : {}),
+    ...options.env,
   };
   const started = performance.now();
   const child = spawn(NODE_24, [...(options.nodeFlags ?? []), join(options.buildDir, 'dist/main.js')], {

@@ -1,5 +1,6 @@
 import './styles.css';
-import { HttpAgent, randomUUID, type BaseEvent, type Interrupt, type Message } from '@ag-ui/client';
+import { randomUUID, type BaseEvent, type Interrupt, type Message } from '@ag-ui/client';
+import { ReattachingHttpAgent } from '../../src/client';
 import { cancelExecution } from './cancel-execution';
 import { buildConversation, findOpenInterrupts, latestExecutionId, sumUsage } from './conversation';
 import { ConversationView } from './conversation-view';
@@ -42,7 +43,7 @@ const conversation = new ConversationView(byId<HTMLOListElement>('conversation')
 const timeline = new TimelineView(byId<HTMLOListElement>('timeline'));
 
 const threads: ThreadRecord[] = tabStorage.threads();
-const agents = new Map<string, HttpAgent>();
+const agents = new Map<string, ReattachingHttpAgent>();
 let current: ThreadRecord;
 let active: { readonly thread: ThreadRecord; readonly turn: TurnRecord } | undefined;
 let renderQueued = false;
@@ -66,10 +67,14 @@ function persist(): void {
   tabStorage.saveThreads(threads);
 }
 
-function agentFor(thread: ThreadRecord): HttpAgent {
+/**
+ * The gateway's own HttpAgent: a stream that drops mid-turn is followed again by its last event id, and a
+ * reload follows the turn that was in flight (docs/behaviour/reattach.md#the-client).
+ */
+function agentFor(thread: ThreadRecord): ReattachingHttpAgent {
   let agent = agents.get(thread.threadId);
   if (!agent) {
-    agent = new HttpAgent({
+    agent = new ReattachingHttpAgent({
       url: gatewayRoot.href,
       threadId: thread.threadId,
       initialMessages: thread.messages as Message[],
@@ -185,24 +190,20 @@ async function runTurn(
 ): Promise<void> {
   const agent = agentFor(thread);
   const turn: TurnRecord = { runId: `run-${randomUUID()}`, rosInvocationId, request, events: [] };
-  const token = tabStorage.token();
-  agent.headers = token ? { Authorization: `Bearer ${token}` } : {};
   // Keep the client's own pending-interrupt check in step with what the page shows (also after a reload).
   agent.pendingInterrupts = (findOpenInterrupts(thread)?.interrupts ?? []) as unknown as Interrupt[];
   const userMessageId = `user-${randomUUID()}`;
   if (request.kind === 'prompt')
     agent.messages.push({ id: userMessageId, role: 'user', content: request.text });
   thread.turns.push(turn);
-  active = { thread, turn };
-  setStatus(PAGE_TEXT.running);
-  timeline.separator(turn.runId);
-  renderInterrupts();
-  render();
-  try {
-    await agent.runAgent(
+  // Remembered before it streams: a reload mid-turn follows it again (followUnfinishedTurn).
+  thread.messages = agent.messages;
+  persist();
+  await streamTurn(thread, turn, (subscriber) =>
+    agent.runAgent(
       {
         runId: turn.runId,
-        forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId, cwd: ui.cwd.value.trim() } },
+        forwardedProps: iacCodeProps(rosInvocationId),
         ...(resumeEntries
           ? {
               resume: resumeEntries.map(({ interruptId, payload }) => ({
@@ -213,24 +214,68 @@ async function runTurn(
             }
           : {}),
       },
-      {
-        onEvent: ({ event }: { event: BaseEvent }) => {
-          turn.events.push(event as WireEvent);
-          if (thread === current) timeline.append(event as WireEvent, Date.now());
-          queueRender();
-        },
+      subscriber,
+    ),
+  );
+  if (turn.failure && request.kind === 'prompt')
+    agent.messages = agent.messages.filter((m) => m.id !== userMessageId);
+  finishTurn(thread, turn);
+}
+
+/**
+ * After a reload: the current thread's last turn never ended on this page. `connectAgent` follows it from
+ * its first event over the gateway's reattach route, so the page shows the whole turn, the rest included.
+ */
+async function followUnfinishedTurn(thread: ThreadRecord): Promise<void> {
+  const turn = thread.turns.at(-1);
+  if (!turn || turn.failure || turn.events.some(isTerminal)) return;
+  const agent = agentFor(thread);
+  turn.events.length = 0;
+  await streamTurn(thread, turn, (subscriber) =>
+    agent.connectAgent({ runId: turn.runId, forwardedProps: iacCodeProps(turn.rosInvocationId) }, subscriber),
+  );
+  finishTurn(thread, turn);
+}
+
+function iacCodeProps(rosInvocationId: string) {
+  return { iacCode: { schemaVersion: 1, rosInvocationId, cwd: ui.cwd.value.trim() } };
+}
+
+const isTerminal = (event: WireEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
+
+/** Streams one turn's events into the page; a failure outside the stream is recorded on the turn. */
+async function streamTurn(
+  thread: ThreadRecord,
+  turn: TurnRecord,
+  run: (subscriber: { onEvent: (params: { event: BaseEvent }) => void }) => Promise<unknown>,
+): Promise<void> {
+  const agent = agentFor(thread);
+  const token = tabStorage.token();
+  agent.headers = token ? { Authorization: `Bearer ${token}` } : {};
+  active = { thread, turn };
+  setStatus(PAGE_TEXT.running);
+  timeline.separator(turn.runId);
+  renderInterrupts();
+  render();
+  try {
+    await run({
+      onEvent: ({ event }) => {
+        turn.events.push(event as WireEvent);
+        if (thread === current) timeline.append(event as WireEvent, Date.now());
+        queueRender();
       },
-    );
+    });
   } catch (error) {
     turn.failure = describeFailure(error);
   }
   // HttpAgent resolves when a stream just stops (docs/behaviour/agentcore.md): say so instead of "finished".
-  if (!turn.failure && !turn.events.some((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR')) {
+  if (!turn.failure && !turn.events.some(isTerminal)) {
     turn.failure = { code: PAGE_TEXT.noTerminalEventCode, message: PAGE_TEXT.noTerminalEvent };
   }
-  if (turn.failure && request.kind === 'prompt')
-    agent.messages = agent.messages.filter((m) => m.id !== userMessageId);
-  thread.messages = agent.messages;
+}
+
+function finishTurn(thread: ThreadRecord, turn: TurnRecord): void {
+  thread.messages = agentFor(thread).messages;
   active = undefined;
   persist();
   statusAfter(turn);
@@ -315,6 +360,7 @@ async function start(): Promise<void> {
   setStatus(PAGE_TEXT.idle);
   showTokenPanel(config.authRequired && tabStorage.token() === '');
   document.body.dataset.ready = 'true';
+  await followUnfinishedTurn(current);
 }
 
 void start();

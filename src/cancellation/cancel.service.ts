@@ -4,6 +4,7 @@ import { ActivityTracker } from '../common/activity-tracker';
 import { AguiError } from '../common/agui-error';
 import { isTaskGone } from '../a2a/upstream-error';
 import { ErrorCode } from '../common/error-code';
+import { provesExecution } from '../threads/execution-claim';
 import { withExecutionTerminal } from '../threads/terminal-execution';
 import { mayActOnThread } from '../threads/thread-access';
 import { ThreadRegistry } from '../threads/thread-registry';
@@ -32,14 +33,8 @@ export class CancelService {
       // Another caller's thread is not found, as an unknown one (docs/behaviour/state.md#caller-binding).
       if (!state || !mayActOnThread(state, request.principal)) throw notFound();
       const { execution } = state;
-      const isCurrent =
-        execution.executionId === request.executionId &&
-        !state.terminalExecutionIds.includes(execution.executionId);
-      if (!isCurrent) {
-        if (state.terminalExecutionIds.includes(request.executionId)) return 'already_terminal';
-        throw notFound();
-      }
-      if (execution.rosInvocationId !== request.rosInvocationId) throw notFound();
+      if (state.terminalExecutionIds.includes(request.executionId)) return 'already_terminal';
+      if (!provesExecution(state, request)) throw notFound();
       // Upstream first: if A2A cannot cancel, nothing changes here and the caller may retry.
       // An upstream cancel in flight keeps an AgentCore session HealthyBusy.
       const { taskId } = execution;

@@ -20,6 +20,7 @@ export enum ErrorCode {
   /** The process-wide budget of request bodies in flight is spent: retry shortly. */
   SERVER_BUSY = 'SERVER_BUSY',
   EXECUTION_NOT_FOUND = 'EXECUTION_NOT_FOUND',
+  EVENTS_EXPIRED = 'EVENTS_EXPIRED',
   A2A_UNAVAILABLE = 'A2A_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   NOT_FOUND = 'NOT_FOUND',
@@ -62,6 +63,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.SERVICE_DRAINING]: 503,
   [ErrorCode.SERVER_BUSY]: 503,
   [ErrorCode.EXECUTION_NOT_FOUND]: 404,
+  [ErrorCode.EVENTS_EXPIRED]: 410,
   [ErrorCode.A2A_UNAVAILABLE]: 502,
   [ErrorCode.INTERNAL_ERROR]: 500,
   [ErrorCode.NOT_FOUND]: 404,

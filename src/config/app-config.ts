@@ -14,6 +14,16 @@ export interface HttpLimits {
   readonly keepAliveTimeoutMs: number;
 }
 
+export interface ReattachLimits {
+  /** How long a run whose last reader left keeps running before it is cancelled; 0 = cancel at once. */
+  readonly graceMs: number;
+  /** Events and bytes one run's event log holds. */
+  readonly maxEventsPerRun: number;
+  readonly maxBytesPerRun: number;
+  /** Bytes all event logs of the process hold together. */
+  readonly maxBytesTotal: number;
+}
+
 /**
  * docs/behaviour/state.md#caller-binding: `keep` leaves `userId` as the client wrote it (the principal binds
  * the thread on its own); `fill` replaces it with the principal; `match` refuses a `userId` other than the
@@ -71,6 +81,8 @@ export interface AppConfig {
     readonly principalClaim: string;
   };
   readonly drainMs: number;
+  /** Runs that outlive their client's connection (docs/behaviour/reattach.md); `graceMs` 0 = off. */
+  readonly reattach: ReattachLimits;
   readonly log: { readonly level: string; readonly format: 'json' | 'pretty' };
   readonly metricsPublic: boolean;
   readonly tracing: boolean;

@@ -73,6 +73,15 @@ export class EnvironmentDto {
   @IsUrl({ require_tld: false, require_protocol: true })
   IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL?: string;
   @IsOptional() @Transform(toNumber) @Min(0) @Max(3600) IAC_CODE_AGUI_DRAIN_SECONDS?: number;
+  @IsOptional() @Transform(toNumber) @Min(0) @Max(3600) IAC_CODE_AGUI_REATTACH_SECONDS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  IAC_CODE_AGUI_REATTACH_MAX_EVENTS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1024) IAC_CODE_AGUI_REATTACH_MAX_BYTES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1024) IAC_CODE_AGUI_REATTACH_TOTAL_BYTES?: number;
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'verbose', 'trace'])
   IAC_CODE_AGUI_LOG_LEVEL?: string;

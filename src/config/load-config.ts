@@ -123,6 +123,12 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
       resourceMetadataUrl: dto.IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL,
     },
     drainMs: Math.round((dto.IAC_CODE_AGUI_DRAIN_SECONDS ?? 30) * 1000),
+    reattach: {
+      graceMs: Math.round((dto.IAC_CODE_AGUI_REATTACH_SECONDS ?? 0) * 1000),
+      maxEventsPerRun: dto.IAC_CODE_AGUI_REATTACH_MAX_EVENTS ?? 20_000,
+      maxBytesPerRun: dto.IAC_CODE_AGUI_REATTACH_MAX_BYTES ?? 8 * MIB,
+      maxBytesTotal: dto.IAC_CODE_AGUI_REATTACH_TOTAL_BYTES ?? 256 * MIB,
+    },
     log: {
       level: dto.IAC_CODE_AGUI_LOG_LEVEL ?? 'info',
       format: dto.IAC_CODE_AGUI_LOG_FORMAT ?? (host.isTty ? 'pretty' : 'json'),
@@ -235,6 +241,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     heartbeatMs: config.heartbeatMs,
     interruptTtlSeconds: config.interruptTtlSeconds,
     cancelTimeoutMs: config.cancelTimeoutMs,
+    reattach: config.reattach,
     a2aIdleMs: config.a2aIdleMs,
     a2aCallTimeoutMs: config.a2aCallTimeoutMs,
     managedStartTimeoutMs: config.managedStartTimeoutMs,

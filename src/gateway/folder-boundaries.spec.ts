@@ -12,6 +12,8 @@ const SRC = path.resolve(__dirname, '..');
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   config: [],
   i18n: [],
+  // The client half: a library entry point of its own, importing no gateway code.
+  client: [],
   common: ['config', 'i18n'],
   wire: ['common'],
   logging: ['config', 'common'],
@@ -25,6 +27,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   metrics: ['config', 'common', 'auth', 'tracing'],
   a2a: ['config', 'common', 'wire', 'metrics'],
   threads: ['config', 'common', 'i18n', 'logging', 'wire', 'metrics', 'interrupts'],
+  'run-log': ['config', 'common', 'wire', 'threads'],
   runs: [
     'config',
     'common',
@@ -37,6 +40,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'interrupts',
     'run-input',
     'threads',
+    'run-log',
   ],
   cancellation: ['config', 'common', 'i18n', 'wire', 'a2a', 'interrupts', 'threads'],
   health: ['config', 'common', 'a2a', 'threads'],
@@ -53,6 +57,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'run-input',
     'runs',
     'cancellation',
+    'run-log',
   ],
   ws: ['config', 'common', 'i18n', 'logging', 'wire', 'auth', 'metrics', 'run-input', 'runs'],
   gateway: [

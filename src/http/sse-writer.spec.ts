@@ -3,11 +3,17 @@ import type { BaseEvent } from '@ag-ui/core';
 import type { Response } from 'express';
 import { RunMetrics } from '../metrics/run-metrics';
 import { FakeWire } from '../../test/support/fakes/fake-wire';
+import { encodeSseFrame, type EventFrame } from '../wire/sse-frame';
 import { SseWriter } from './sse-writer';
 import { HEARTBEAT_COMMENT } from './with-heartbeat';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-const event = (type: string) => ({ type, threadId: 't', runId: 'r', timestamp: 1 }) as BaseEvent;
+let sequence = 0;
+/** The frame RunDelivery hands the sink for an event of this type. */
+const event = (type: string): EventFrame => ({
+  id: `0123456789abcdef.${++sequence}`,
+  data: encodeSseFrame({ type, threadId: 't', runId: 'r', timestamp: 1 } as BaseEvent),
+});
 
 /** The part of an Express response SseStream uses, recording what is written and in which order. */
 class FakeResponse extends EventEmitter {
@@ -63,7 +69,7 @@ describe('SseWriter (docs/behaviour/sse.md)', () => {
     return { response, stream };
   };
 
-  it('answers 200 with the SSE headers and writes each event as one LF-only data frame', () => {
+  it('answers 200 with the SSE headers and writes each event as one LF-only record, its id first', () => {
     const { response, stream } = open();
     expect(response.statusCode).toBe(200);
     expect(response.headers).toEqual({
@@ -72,9 +78,10 @@ describe('SseWriter (docs/behaviour/sse.md)', () => {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    stream.write(event('RUN_STARTED'));
+    const frame = event('RUN_STARTED');
+    stream.write(frame);
     expect(response.chunks).toEqual([
-      'data: {"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1}\n\n',
+      `id: ${frame.id}\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1}\n\n`,
     ]);
     stream.end();
   });

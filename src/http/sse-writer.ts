@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { BaseEvent } from '@ag-ui/core';
 import type { Response } from 'express';
 import { RunMetrics } from '../metrics/run-metrics';
-import { encodeSseFrame } from '../wire/sse-frame';
+import { sseRecordOf, type EventFrame } from '../wire/sse-frame';
 import { drainedOrClosed, TurnCork, type RunSink } from '../runs/run-flow-control';
 import { HEARTBEAT_COMMENT, Heartbeat } from './with-heartbeat';
 
 /**
- * Writes runs as SSE (docs/behaviour/sse.md): LF-only `data: <json>\n\n` frames as @ag-ui/encoder writes
- * them (`encodeSseFrame`; always SSE, never the protobuf a wildcard Accept would pick), plus the heartbeat
- * comment. `open` gives one response's stream: the run's sink, with its back-pressure.
+ * Writes runs as SSE (docs/behaviour/sse.md): LF-only `id: <cursor>\ndata: <json>\n\n` records, the data
+ * as @ag-ui/encoder writes it (`encodeSseFrame`; always SSE, never the protobuf a wildcard Accept would
+ * pick), plus the heartbeat comment, which has no id. `open` gives one response's stream: the run's sink,
+ * with its back-pressure.
  */
 @Injectable()
 export class SseWriter {
@@ -56,9 +56,9 @@ export class SseStream implements RunSink {
     });
   }
 
-  write(event: BaseEvent): void {
+  write(frame: EventFrame): void {
     this.heartbeat.frameSent();
-    this.writeFrame(encodeSseFrame(event));
+    this.writeFrame(sseRecordOf(frame));
   }
 
   /**

@@ -1,4 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core';
+import { formatCursor } from '../run-log/event-cursor';
+import type { RetainedRun } from '../run-log/retained-run';
+import { encodeSseFrame, type EventFrame } from '../wire/sse-frame';
 import type { RunSink } from './run-flow-control';
 
 /** What RunDelivery drives: a run's events, and how to tell it its client left. */
@@ -13,11 +16,21 @@ export interface RunObserver {
   end(): void;
 }
 
+/** How the run's events are numbered, and where they are kept for readers that reattach. */
+export interface RunDeliveryLog {
+  /** The first half of every event id of the run (docs/behaviour/reattach.md#event-ids). */
+  readonly runToken: string;
+  /** Set when reattaching is on: the client leaving then detaches the run instead of ending it. */
+  readonly retained?: RetainedRun;
+}
+
 /**
  * The one run handler of both transports (SSE and /ws): pulls the run's events into its sink, one at a
  * time, and stops pulling while the sink is over its high-water mark, so a slow client holds the upstream
  * read back instead of the gateway buffering its run without bound. Transport state stays in the sink, run
- * state in the run; this joins them and nothing else.
+ * state in the run; this joins them and nothing else. Each event gets its id here; with a retained run it
+ * is also logged, and once the client left the run is read on into the log (no back-pressure then: the
+ * log's bounds hold) until the grace window or the log's bound ends it.
  */
 export class RunDelivery {
   private hasLeft = false;
@@ -30,6 +43,7 @@ export class RunDelivery {
     private readonly observers: readonly RunObserver[],
     /** Frees the thread's slot; idempotent, never rejects. */
     private readonly release: () => Promise<void>,
+    private readonly log: RunDeliveryLog,
   ) {}
 
   /**
@@ -39,10 +53,17 @@ export class RunDelivery {
    */
   async deliver(): Promise<void> {
     const { sink, observers } = this;
+    const { runToken, retained } = this.log;
     const events = this.run.events();
+    let sequence = 0;
     try {
       for (let next = await events.next(); !next.done; next = await events.next()) {
-        if (!this.hasLeft) sink.write(next.value);
+        const frame: EventFrame = {
+          id: formatCursor(runToken, ++sequence),
+          data: encodeSseFrame(next.value),
+        };
+        retained?.append(frame);
+        if (!this.hasLeft) sink.write(frame);
         // After the client has it; hooks are called, never awaited.
         for (const observer of observers) observer.event(next.value);
         const writable = this.hasLeft ? undefined : sink.whenWritable();
@@ -50,23 +71,29 @@ export class RunDelivery {
       }
       // Free the slot before the stream ends: the client's next turn may reach another replica at once.
       await this.release();
+      retained?.runEnded();
       if (!this.hasLeft) sink.end();
     } catch (error) {
       if (!this.hasLeft) sink.abort(error);
       this.leave();
     } finally {
+      retained?.runEnded();
       for (const observer of observers) observer.end();
       // eslint-disable-next-line @typescript-eslint/no-floating-promises -- release() never rejects; the slot is freed in the background, the stream is already over
       void this.release();
     }
   }
 
-  /** The client left (the transport says so): nothing more is written, and the run is told. Idempotent. */
+  /**
+   * The client left (the transport says so): nothing more is written to it. The run is told at once, or,
+   * when it is retained, once its last reader is gone and the grace window passed. Idempotent.
+   */
   leave(): void {
     if (this.hasLeft) return;
     this.hasLeft = true;
     this.wake?.();
-    this.run.disconnect();
+    if (this.log.retained) this.log.retained.readerLeft();
+    else this.run.disconnect();
   }
 
   /**

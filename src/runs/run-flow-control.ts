@@ -1,24 +1,7 @@
-import type { BaseEvent } from '@ag-ui/core';
+import type { FrameSink } from '../run-log/frame-sink';
 
-/** A transport's back-pressure, as the run sees it. */
-export interface RunFlowControl {
-  /** Undefined when the transport can take more now; else a promise that settles once it can (or closed). */
-  whenWritable(): Promise<void> | undefined;
-}
-
-/**
- * One client connection a run writes to, whatever the transport (an SSE response, a WebSocket): what the
- * run handler (RunDelivery) needs from it. Writes made in one turn of the event loop leave in one socket
- * write; `whenWritable` is its back-pressure.
- */
-export interface RunSink extends RunFlowControl {
-  /** One AG-UI event, in the transport's framing. */
-  write(event: BaseEvent): void;
-  /** The run's events are over: flush and finish the response (the connection may stay, as /ws does). */
-  end(): void;
-  /** A fault of the gateway itself, never a run's failure (that is a RUN_ERROR event): cut the connection. */
-  abort(error: unknown): void;
-}
+/** One client connection a run writes to: the run handler's sink, also what a reattached reader writes to. */
+export type RunSink = FrameSink;
 
 /** What can be waited on: a socket's 'drain', a response's or WebSocket's 'close'. */
 interface Emitter {

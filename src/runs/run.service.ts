@@ -28,7 +28,9 @@ import { leaseGuardedGateway } from './lease-guarded-gateway';
 import { RunExecution } from './run-execution';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from './admitted-run';
-import { RunDelivery } from './run-delivery';
+import { newRunToken } from '../run-log/event-cursor';
+import { RunLogRegistry } from '../run-log/run-log-registry';
+import { RunDelivery, type RunDeliveryLog } from './run-delivery';
 import type { RunSink } from './run-flow-control';
 
 /**
@@ -54,6 +56,7 @@ export class RunService implements BeforeApplicationShutdown {
     private readonly telemetry: RunTelemetry,
     private readonly activity: ActivityTracker,
     private readonly hooks: RunEventHooks,
+    private readonly logs: RunLogRegistry,
   ) {}
 
   /** Everything that can refuse a run before the response starts (docs/behaviour/state.md#admission), persisted before it starts. */
@@ -194,7 +197,13 @@ export class RunService implements BeforeApplicationShutdown {
       ...(run.principal !== undefined ? { principal: run.principal } : {}),
       startedAtMs: run.admittedAtMs,
     });
-    const delivery = new RunDelivery(execution, sink, [observed, hooked], () => run.persistence.release());
+    const delivery = new RunDelivery(
+      execution,
+      sink,
+      [observed, hooked],
+      () => run.persistence.release(),
+      this.deliveryLog(run, execution),
+    );
     const delivered = async () => {
       try {
         await delivery.deliver();
@@ -206,6 +215,27 @@ export class RunService implements BeforeApplicationShutdown {
     // Inside the run's span, so the A2A calls' spans and trace headers are its children.
     this.openRuns.set(execution, observed.span.activate(delivered));
     return () => delivery.leave();
+  }
+
+  /**
+   * The run's event ids, and its log when reattaching is on (docs/behaviour/reattach.md). A guidance run is
+   * never retained: it is a side channel of the run it guides, which is.
+   */
+  private deliveryLog(run: AdmittedRun, execution: RunExecution | GuidanceRun): RunDeliveryLog {
+    const runToken = newRunToken();
+    if (execution instanceof GuidanceRun) return { runToken };
+    const retained = this.logs.retain(
+      {
+        threadId: run.threadId,
+        runId: run.runId,
+        executionId: run.executionId,
+        runToken,
+        admittedState: run.persistence.state,
+      },
+      // The rule of a normal disconnect, deferred: the same call the transport makes when no window is set.
+      () => execution.disconnect(),
+    );
+    return retained ? { runToken, retained } : { runToken };
   }
 
   /**

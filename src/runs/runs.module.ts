@@ -6,6 +6,7 @@ import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { InterruptsModule } from '../interrupts/interrupts.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { RunLogModule } from '../run-log/run-log.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { RUN_EVENT_HOOKS, type RunEventHook } from './run-event-hook';
 import { RunEventHooks } from './run-event-hooks';
@@ -18,7 +19,7 @@ export interface RunsParts {
 }
 
 @Module({
-  imports: [CommonModule, A2aModule, ThreadsModule, InterruptsModule, MetricsModule],
+  imports: [CommonModule, A2aModule, ThreadsModule, InterruptsModule, MetricsModule, RunLogModule],
   providers: [
     {
       // The host's hooks (AguiGatewayModule options), none by default.

@@ -20,3 +20,17 @@ export function encodeSseFrame(event: BaseEvent): string {
   if (DELTA_TYPES.has(event.type)) return `data: ${JSON.stringify(event)}\n\n`;
   return encoder.encodeSSE(event);
 }
+
+/**
+ * One event of a run as it goes out: its SSE record (`data: <json>\n\n`, what /ws sends as one message)
+ * and its cursor (`id:`), encoded once and shared by every reader of the run.
+ */
+export interface EventFrame {
+  readonly id: string;
+  readonly data: string;
+}
+
+/** The SSE record with its `id:` line first; clients that read only `data:` lines read it as before. */
+export function sseRecordOf(frame: EventFrame): string {
+  return `id: ${frame.id}\n${frame.data}`;
+}

@@ -53,6 +53,18 @@ describe('wsConnectionContextOf', () => {
       headers: { 'accept-language': 'de' },
       expected: { requestId: 'generated', closeAfterRun: false, acceptLanguage: 'de' },
     },
+    {
+      name: 'event ids only when asked for with exactly true',
+      url: '/ws?eventIds=true',
+      headers: {},
+      expected: { requestId: 'generated', closeAfterRun: false, sendsEventIds: true },
+    },
+    {
+      name: 'eventIds=1 is not true',
+      url: '/ws?eventIds=1',
+      headers: {},
+      expected: { requestId: 'generated', closeAfterRun: false },
+    },
   ])('$name', ({ url, headers, expected }) =>
     expect(wsConnectionContextOf(url, headers, () => 'generated')).toEqual(expected),
   );

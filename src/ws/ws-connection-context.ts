@@ -12,6 +12,12 @@ export interface WsConnectionContext {
   readonly agentCoreSessionId?: string;
   /** `?closeAfterRun=true`: one run per socket, as the AWS reference server does (docs/behaviour/agentcore.md#websocket). */
   readonly closeAfterRun: boolean;
+  /**
+   * `?eventIds=true`: each message is the SSE record with its `id:` line first, as on SSE, so the client can
+   * reattach by its last id (docs/behaviour/reattach.md#event-ids). Off by default: AgentCore clients strip
+   * exactly `data: `.
+   */
+  readonly sendsEventIds?: true;
   readonly acceptLanguage?: string;
   /** Who the handshake's authenticator said the caller is: every run of the socket is that caller's. */
   readonly principal?: string;
@@ -36,6 +42,7 @@ export function wsConnectionContextOf(
     requestId: requestIdOf(withQuery, generateId),
     ...(agentCoreSessionId ? { agentCoreSessionId } : {}),
     closeAfterRun: query.get('closeAfterRun') === 'true',
+    ...(query.get('eventIds') === 'true' ? { sendsEventIds: true as const } : {}),
     ...(acceptLanguage ? { acceptLanguage } : {}),
   };
 }

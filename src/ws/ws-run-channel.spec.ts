@@ -9,6 +9,7 @@ import { MessageCatalogue } from '../i18n/message-catalogue';
 import type { RunSink } from '../runs/run-flow-control';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from '../runs/admitted-run';
+import { encodeSseFrame } from '../wire/sse-frame';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
 import { FakeWire } from '../../test/support/fakes/fake-wire';
 import type { WsConnectionContext } from './ws-connection-context';
@@ -64,7 +65,7 @@ class ScriptedRuns implements WsRunPort {
   stream(run: AdmittedRun, sink: RunSink): () => void {
     this.sinks.set(run.runId, sink);
     const subscription = (this.streams.get(run.runId) as Subject<BaseEvent>).subscribe({
-      next: (value) => sink.write(value),
+      next: (value) => sink.write({ id: 'unused', data: encodeSseFrame(value) }),
       error: (error: unknown) => sink.abort(error),
       complete: () => sink.end(),
     });

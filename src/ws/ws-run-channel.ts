@@ -9,7 +9,7 @@ import type { MessageKey } from '../i18n/message-key';
 import { drainedOrClosed, TurnCork, type RunSink } from '../runs/run-flow-control';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from '../runs/admitted-run';
-import { encodeSseFrame } from '../wire/sse-frame';
+import { encodeSseFrame, sseRecordOf } from '../wire/sse-frame';
 import type { RunRequestOrigin } from '../run-input/run-request-reader';
 import type { JsonBody } from '../run-input/read-json-body';
 import { LOGGED_ID_LENGTH } from '../logging/truncate-log-ids';
@@ -199,7 +199,8 @@ export class WsRunChannel {
 
   private stream(run: AdmittedRun, language: Language): void {
     const sink: RunSink = {
-      write: (event) => this.send(encodeSseFrame(event)),
+      // Without its id line unless asked: AgentCore clients strip exactly `data: ` (docs/behaviour/agentcore.md).
+      write: (frame) => this.send(this.context.sendsEventIds ? sseRecordOf(frame) : frame.data),
       whenWritable: () => this.whenWritable(),
       end: () => {
         this.leaveRun = undefined;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { SLOW_DELTA_COUNT } from '../../src/demo-kernel/faults/failure-scripts';
 import { PLAYGROUND_PAGE_DIR } from '../../src/playground/playground-page-dir';
 import { startGateway, type RunningGateway } from '../support/start-gateway';
 
@@ -66,6 +67,8 @@ describe('playground in a browser', () => {
         IAC_CODE_AGUI_PLAYGROUND: 'true',
         IAC_CODE_AGUI_AUTH_TOKEN: TOKEN,
         IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+        // A reload mid-turn follows the turn again (docs/behaviour/reattach.md).
+        IAC_CODE_AGUI_REATTACH_SECONDS: '30',
       },
       (builder) => builder.overrideProvider(PLAYGROUND_PAGE_DIR).useValue(pageDir),
     );
@@ -211,6 +214,20 @@ describe('playground in a browser', () => {
     expect(await status()).toBe('Run failed: CANCELLED — The execution was cancelled.');
     expect(await page.isDisabled('#cancel-button')).toBe(true);
     await shoot('06-cancelled');
+  });
+
+  it('reloaded during a slow turn, shows the rest of the turn', async () => {
+    await sendPrompt('slow');
+    await page.waitForSelector('.timeline-event[data-type="TEXT_MESSAGE_CONTENT"] >> nth=2');
+    const before = (await page.textContent('.entry-assistant >> nth=-1')) ?? '';
+    expect(before).not.toContain(`Step ${SLOW_DELTA_COUNT} of ${SLOW_DELTA_COUNT}.`);
+    await page.reload();
+    await waitForStatus('Run finished.');
+    const answer = await page.textContent('.entry-assistant .entry-text >> nth=-1');
+    expect(answer).toBe(
+      Array.from({ length: SLOW_DELTA_COUNT }, (_, i) => `Step ${i + 1} of ${SLOW_DELTA_COUNT}. `).join(''),
+    );
+    await shoot('07-reloaded-mid-turn');
   });
 
   it('raised no script error', () => expect(pageErrors).toEqual([]));

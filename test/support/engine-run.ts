@@ -87,7 +87,9 @@ export async function startEngineRun(options: EngineRunOptions = {}) {
     cancelTimeoutMs: CANCEL_TIMEOUT_MS,
   });
   const sink = new RecordingSink();
-  const delivery = new RunDelivery(execution, sink, [], () => persistence.release());
+  const delivery = new RunDelivery(execution, sink, [], () => persistence.release(), {
+    runToken: '0123456789abcdef',
+  });
   const delivered = delivery.deliver();
   const stored = async () => (await store.load(THREAD)) as ThreadState;
   const isBusy = () =>

@@ -32,12 +32,21 @@ export interface KernelGateway {
   close(): Promise<void>;
 }
 
-export async function startKernelGateway(mode: UpstreamMode, llm: ScriptedLlm): Promise<KernelGateway> {
+export async function startKernelGateway(
+  mode: UpstreamMode,
+  llm: ScriptedLlm,
+  /** More gateway settings. */
+  env: Record<string, string> = {},
+): Promise<KernelGateway> {
   requireKernel();
   const dirs = kernelDirectories();
   const stateDir = mkdtempSync(path.join(dirs.workspaceRoot, '..', 'gateway-state-'));
   const kernel: RealKernel | undefined = mode === 'url' ? await startRealKernel(llm, dirs) : undefined;
-  const common = { IAC_CODE_AGUI_ALLOWED_CWDS: dirs.workspaceRoot, IAC_CODE_AGUI_STATE_DIR: stateDir };
+  const common = {
+    IAC_CODE_AGUI_ALLOWED_CWDS: dirs.workspaceRoot,
+    IAC_CODE_AGUI_STATE_DIR: stateDir,
+    ...env,
+  };
   const start = () =>
     startGateway(
       kernel

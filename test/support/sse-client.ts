@@ -7,25 +7,37 @@ export interface SseResponse {
   readonly text: string;
   /** The `data:` records parsed as JSON, in order. */
   readonly events: BaseEvent[];
+  /** Each event's `id:` (the run's cursor), in the same order; `undefined` for a record without one. */
+  readonly ids: (string | undefined)[];
   /** Comment lines (`: heartbeat`). */
   readonly comments: string[];
 }
 
-/** Splits an SSE body the way @ag-ui/client does (LF-only frames), keeping comments apart. */
-export function parseSse(text: string): { events: BaseEvent[]; comments: string[] } {
+/** Splits an SSE body the way @ag-ui/client does (LF-only frames), keeping comments and ids apart. */
+export function parseSse(text: string): {
+  events: BaseEvent[];
+  ids: (string | undefined)[];
+  comments: string[];
+} {
   const events: BaseEvent[] = [];
+  const ids: (string | undefined)[] = [];
   const comments: string[] = [];
   for (const frame of text.split('\n\n')) {
     if (!frame) continue;
     const data: string[] = [];
+    let id: string | undefined;
     for (const line of frame.split('\n')) {
       if (line.startsWith(':')) comments.push(line);
       else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      else if (line.startsWith('id:') && id === undefined) id = line.slice(3).replace(/^ /, '');
       else throw new Error(`unexpected SSE line: ${JSON.stringify(line)}`);
     }
-    if (data.length > 0) events.push(JSON.parse(data.join('\n')) as BaseEvent);
+    if (data.length > 0) {
+      events.push(JSON.parse(data.join('\n')) as BaseEvent);
+      ids.push(id);
+    } else if (id !== undefined) throw new Error(`an SSE id without data: ${JSON.stringify(frame)}`);
   }
-  return { events, comments };
+  return { events, ids, comments };
 }
 
 export interface PostOptions {
@@ -68,17 +80,33 @@ export interface OpenRun {
 
 /** POSTs a run and exposes its events as they arrive (postRun waits for the end of the same). */
 export function openRun(url: string, body: unknown, options: PostOptions = {}): OpenRun {
+  return openSse(
+    url,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    },
+    options,
+  );
+}
+
+/** GETs an event stream (a reattach route) and exposes its events as they arrive. */
+export function openEvents(url: string, options: PostOptions = {}): OpenRun {
+  return openSse(
+    url,
+    { method: 'GET', headers: { accept: 'text/event-stream', ...options.headers } },
+    options,
+  );
+}
+
+function openSse(url: string, init: RequestInit, options: PostOptions): OpenRun {
   const controller = new AbortController();
   options.signal?.addEventListener('abort', () => controller.abort());
   const seen: BaseEvent[] = [];
   const waiters = new Set<(event: BaseEvent) => void>();
   const finished = (async (): Promise<SseResponse> => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-      signal: controller.signal,
-    });
+    const response = await fetch(url, { ...init, signal: controller.signal });
     const isSse = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
     let text = '';
     let parsedUpTo = 0;
@@ -102,7 +130,7 @@ export function openRun(url: string, body: unknown, options: PostOptions = {}): 
     } catch (error) {
       if (!controller.signal.aborted) throw error;
     }
-    const parsed = isSse ? parseSse(text.slice(0, parsedUpTo)) : { events: [], comments: [] };
+    const parsed = isSse ? parseSse(text.slice(0, parsedUpTo)) : { events: [], ids: [], comments: [] };
     return { status: response.status, headers: response.headers, text, ...parsed };
   })();
   return {

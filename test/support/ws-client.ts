@@ -18,14 +18,25 @@ export class WsRunClient {
   private cursor = 0;
   private waiters: (() => void)[] = [];
 
+  /** With `eventIds`: each message's `id:` (the run's cursor), in order. */
+  readonly ids: string[] = [];
+
   private constructor(
     readonly socket: WebSocket,
     readonly upgrade: IncomingMessage,
+    hasEventIds: boolean,
   ) {
     socket.on('message', (data, isBinary) => {
       const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
       this.messages.push(isBinary ? `<binary ${text.length}>` : text);
-      if (!isBinary) this.events.push(parseFrame(text));
+      if (isBinary) {
+        // Recorded in `messages` only.
+      } else if (hasEventIds) {
+        const idLine = /^id: ([^\n]+)\n/.exec(text);
+        if (!idLine) throw new Error(`a message without its id line: ${text}`);
+        this.ids.push(idLine[1]);
+        this.events.push(parseFrame(text.slice(idLine[0].length)));
+      } else this.events.push(parseFrame(text));
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) =>
@@ -43,11 +54,14 @@ export class WsRunClient {
       query?: string;
       headers?: Record<string, string>;
       protocols?: string[];
+      /** Asks for the `id:` line on each message (`?eventIds=true`), kept in `ids`. */
+      eventIds?: boolean;
       /** `false`: a peer that never answers the gateway's pings (a dead network path). */
       autoPong?: boolean;
     } = {},
   ): Promise<WsRunClient> {
-    const url = `${gatewayUrl.replace(/^http/, 'ws')}ws${options.query ? `?${options.query}` : ''}`;
+    const query = [options.query, options.eventIds ? 'eventIds=true' : undefined].filter(Boolean).join('&');
+    const url = `${gatewayUrl.replace(/^http/, 'ws')}ws${query ? `?${query}` : ''}`;
     const clientOptions: ClientOptions = {
       headers: options.headers ?? {},
       autoPong: options.autoPong ?? true,
@@ -56,7 +70,9 @@ export class WsRunClient {
     return new Promise((resolve, reject) => {
       let upgrade: IncomingMessage | undefined;
       socket.once('upgrade', (response) => (upgrade = response));
-      socket.once('open', () => resolve(new WsRunClient(socket, upgrade as IncomingMessage)));
+      socket.once('open', () =>
+        resolve(new WsRunClient(socket, upgrade as IncomingMessage, options.eventIds === true)),
+      );
       socket.once('error', reject);
     });
   }

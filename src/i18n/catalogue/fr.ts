@@ -19,6 +19,10 @@ export const FR: Record<MessageKey, string> = {
   cancelIdentityRequired: 'threadId et rosInvocationId sont obligatoires.',
   cancelIdentityTooLong: "threadId et l'identifiant d'exécution ne peuvent dépasser 1 024 caractères.",
   executionNotFound: "L'exécution est introuvable.",
+  reattachIdentityRequired: 'rosInvocationId est requis pour suivre une exécution.',
+  eventCursorInvalid: "Last-Event-ID ou after n'est pas un identifiant d'événement de ce service.",
+  eventsExpired:
+    "Le journal d'événements de l'exécution ne contient plus les événements après cet identifiant.",
   routeNotFound: "La route demandée n'existe pas.",
   methodNotAllowed: "La route demandée n'accepte pas cette méthode HTTP.",
   headersTooLarge: 'Les en-têtes de la requête sont trop volumineux.',

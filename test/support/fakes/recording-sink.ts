@@ -1,11 +1,14 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { RunSink } from '../../../src/runs/run-flow-control';
+import type { EventFrame } from '../../../src/wire/sse-frame';
 
 /**
  * A transport for the run handler: records what it is given and can be made "full" (`fill`) so that
  * `whenWritable` holds the run back until `drain`. `written(n)` resolves once n events arrived.
  */
 export class RecordingSink implements RunSink {
+  readonly frames: EventFrame[] = [];
+  /** The frames' events, read back from their `data: <json>\n\n` records. */
   readonly events: BaseEvent[] = [];
   isEnded = false;
   abortedWith?: unknown;
@@ -17,8 +20,9 @@ export class RecordingSink implements RunSink {
   /** Settles once the run ended or aborted the sink. */
   readonly done = new Promise<void>((resolve) => (this.finished = resolve));
 
-  write(event: BaseEvent): void {
-    this.events.push(event);
+  write(frame: EventFrame): void {
+    this.frames.push(frame);
+    this.events.push(JSON.parse(frame.data.slice('data: '.length)) as BaseEvent);
     for (const watcher of this.watchers.filter((w) => this.events.length >= w.count)) watcher.resolve();
   }
 

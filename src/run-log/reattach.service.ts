@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
+import { MAX_ID_LENGTH } from '../common/max-id-length';
+import { provesExecution } from '../threads/execution-claim';
+import { mayActOnThread } from '../threads/thread-access';
+import { parseCursor } from './event-cursor';
+import type { FrameSink } from './frame-sink';
+import { followRun, type RunFollower } from './follow-run';
+import { RunLogRegistry } from './run-log-registry';
+import type { SharedRun, SharedRunLog } from './shared-run-log';
+
+/** A reattach (docs/behaviour/reattach.md#routes): which run, who asks, and from which event on. */
+export interface ReattachRequest {
+  readonly target: { readonly executionId: string } | { readonly threadId: string };
+  readonly rosInvocationId: string | undefined;
+  /** The caller's AgentCore session (`null`: the request named none). */
+  readonly agentCoreSessionId: string | null;
+  /** `Last-Event-ID` (or `?after=`); undefined: from the run's first event. */
+  readonly cursor: string | undefined;
+  /** The authenticated caller's principal; undefined when anonymous. */
+  readonly principal?: string;
+}
+
+/** A reattach that passed every check: start it with `follow`, once the response may begin. */
+export interface AdmittedReattach {
+  follow(sink: FrameSink): RunFollower;
+}
+
+/**
+ * Admits reattaches and observers: the caller proves the execution exactly as on the cancel extension
+ * (`mayActOnThread`, then `provesExecution`), plus the AgentCore session where the thread is bound to one; an unknown run and a
+ * failed proof get the same 404. Every check happens before the response starts, so a refusal is never a
+ * partial stream.
+ */
+@Injectable()
+export class ReattachService {
+  constructor(private readonly logs: RunLogRegistry) {}
+
+  /**
+   * The run this replica retains, else (Redis mode) the one another replica runs; each check before the
+   * response starts.
+   */
+  async admit(request: ReattachRequest): Promise<AdmittedReattach> {
+    const { target, rosInvocationId, cursor } = request;
+    if (!rosInvocationId) throw new AguiError(ErrorCode.INVALID_INPUT, 'reattachIdentityRequired');
+    const id = 'executionId' in target ? target.executionId : target.threadId;
+    if (id.length > MAX_ID_LENGTH && [...id].length > MAX_ID_LENGTH)
+      throw new AguiError(ErrorCode.INVALID_INPUT, 'cancelIdentityTooLong');
+    const parsed = cursor === undefined ? undefined : parseCursor(cursor);
+    if (cursor !== undefined && parsed === undefined)
+      throw new AguiError(ErrorCode.INVALID_INPUT, 'eventCursorInvalid');
+    const local =
+      'executionId' in target
+        ? this.logs.forExecution(target.executionId)
+        : this.logs.forThread(target.threadId);
+    const shared = local ? undefined : await this.logs.shared?.find(target);
+    const found = local
+      ? { identity: local.identity, lastSequence: local.log.lastSequence }
+      : shared && { identity: shared.identity, lastSequence: shared.lastSequence };
+    // Another caller's thread is not found, as on the cancel extension (docs/behaviour/state.md#caller-binding).
+    const isProven =
+      found !== undefined &&
+      mayActOnThread(found.identity.admittedState, request.principal) &&
+      provesExecution(found.identity.admittedState, {
+        executionId: found.identity.executionId,
+        rosInvocationId,
+        agentCoreSessionId: request.agentCoreSessionId,
+      });
+    if (!found || !isProven) throw new AguiError(ErrorCode.EXECUTION_NOT_FOUND, 'executionNotFound');
+    let after = 0;
+    if (parsed) {
+      // Another run's cursor (an earlier run of the same execution, say) is not applied to this one.
+      if (parsed.runToken !== found.identity.runToken)
+        throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsExpired');
+      if (parsed.sequence > found.lastSequence)
+        throw new AguiError(ErrorCode.INVALID_INPUT, 'eventCursorInvalid');
+      after = parsed.sequence;
+    }
+    const isExpired = local ? local.log.hasDropped(after) : after + 1 < (shared as SharedRun).firstHeld;
+    if (isExpired) throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsExpired');
+    if (local) return { follow: (sink) => followRun(local, after, sink) };
+    const remote = shared as SharedRun;
+    const sharedLog = this.logs.shared as SharedRunLog;
+    return { follow: (sink) => sharedLog.follow(remote, after, sink) };
+  }
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import Redis from 'ioredis';
+import type { ReattachLimits } from '../config/app-config';
+import type { ThreadState } from '../threads/thread-state';
+import type { EventFrame } from '../wire/sse-frame';
+import type { FrameSink } from './frame-sink';
+import type { RunFollower } from './follow-run';
+import type { RetainedRunIdentity } from './retained-run';
+import type { SharedRun, SharedRunLog } from './shared-run-log';
+
+export interface RedisRunLogSettings {
+  readonly redisUrl: string;
+  readonly keyPrefix: string;
+  readonly tls: boolean;
+}
+
+/** How long one XREAD BLOCK waits before the reader checks that the run still exists. */
+const BLOCK_MS = 5000;
+/** Entries one XREAD returns at most. */
+const READ_COUNT = 512;
+/** A running run's keys outlive a replica that died without ending it by this much past the window. */
+const RUNNING_TTL_EXTRA_MS = 60_000;
+
+/**
+ * The shared run log on Redis Streams: one stream per run (`<prefix>runlog:<token>:events`), entry id
+ * `<sequence>-0` per frame and `<last>-1` for the end, capped with `XADD MAXLEN` at the per-run event bound;
+ * a record per run found by thread and by execution; a sorted set of the readers on other replicas, each
+ * refreshed while it follows. Every key has a TTL: the window after the run's end, a little more while it
+ * runs. Readers follow with `XREAD BLOCK` on a connection of their own.
+ */
+export class RedisRunLog implements SharedRunLog {
+  private readonly logger = new Logger(RedisRunLog.name);
+  private readonly client: Redis;
+  private hasWarned = false;
+
+  constructor(
+    private readonly settings: RedisRunLogSettings,
+    private readonly limits: ReattachLimits,
+  ) {
+    this.client = new Redis(settings.redisUrl, {
+      ...(settings.tls ? { tls: {} } : {}),
+      maxRetriesPerRequest: 1,
+      connectionName: 'agui-a2a-gateway-run-log',
+    });
+    this.client.on('error', (error: Error) => this.warn('Redis connection error', error));
+  }
+
+  started(identity: RetainedRunIdentity): void {
+    const record = JSON.stringify({
+      threadId: identity.threadId,
+      runId: identity.runId,
+      executionId: identity.executionId,
+      runToken: identity.runToken,
+      admittedState: identity.admittedState,
+    });
+    const ttl = this.runningTtlMs();
+    this.send(
+      this.client
+        .multi()
+        .set(this.key(`thread:${identity.threadId}`), record, 'PX', ttl)
+        .set(this.key(`execution:${identity.executionId}`), record, 'PX', ttl),
+    );
+  }
+
+  appended(identity: RetainedRunIdentity, sequence: number, frame: EventFrame): void {
+    const events = this.eventsKey(identity.runToken);
+    const pipeline = this.client
+      .pipeline()
+      .xadd(
+        events,
+        'MAXLEN',
+        String(this.limits.maxEventsPerRun),
+        `${sequence}-0`,
+        'id',
+        frame.id,
+        'data',
+        frame.data,
+      );
+    // The TTLs are refreshed now and then, not at every event.
+    if (sequence % 64 === 1) this.refresh(pipeline, identity, this.runningTtlMs());
+    this.send(pipeline);
+  }
+
+  ended(identity: RetainedRunIdentity, lastSequence: number): void {
+    const pipeline = this.client
+      .pipeline()
+      .xadd(this.eventsKey(identity.runToken), `${lastSequence}-1`, 'end', '1');
+    this.refresh(pipeline, identity, this.limits.graceMs);
+    this.send(pipeline);
+  }
+
+  dropped(identity: RetainedRunIdentity): void {
+    this.send(
+      this.client
+        .multi()
+        .del(this.eventsKey(identity.runToken), this.readersKey(identity.runToken))
+        .eval(
+          DELETE_IF_OURS,
+          2,
+          this.key(`thread:${identity.threadId}`),
+          this.key(`execution:${identity.executionId}`),
+          identity.runToken,
+        ),
+    );
+  }
+
+  async find(
+    target: { readonly executionId: string } | { readonly threadId: string },
+  ): Promise<SharedRun | undefined> {
+    const key = 'executionId' in target ? `execution:${target.executionId}` : `thread:${target.threadId}`;
+    const text = await this.client.get(this.key(key));
+    if (!text) return undefined;
+    const identity = JSON.parse(text) as RetainedRunIdentity & { admittedState: ThreadState };
+    const events = this.eventsKey(identity.runToken);
+    const [first, last] = await Promise.all([
+      this.client.xrange(events, '-', '+', 'COUNT', 1),
+      this.client.xrevrange(events, '+', '-', 'COUNT', 1),
+    ]);
+    const lastSequence = last.length > 0 ? sequenceOf(last[0][0]) : 0;
+    const firstHeld = first.length > 0 ? sequenceOf(first[0][0]) : lastSequence + 1;
+    return {
+      identity,
+      firstHeld: first.length > 0 && first[0][0].endsWith('-1') ? firstHeld + 1 : firstHeld,
+      lastSequence,
+    };
+  }
+
+  async hasReaders(runToken: string): Promise<boolean> {
+    return (await this.client.zcount(this.readersKey(runToken), Date.now(), '+inf')) > 0;
+  }
+
+  follow(run: SharedRun, sequence: number, sink: FrameSink): RunFollower {
+    const { runToken } = run.identity;
+    const reader = randomUUID();
+    const readers = this.readersKey(runToken);
+    const blocking = this.client.duplicate();
+    blocking.on('error', () => undefined);
+    let isStopped = false;
+    const present = () =>
+      void this.client
+        .multi()
+        .zadd(readers, Date.now() + this.limits.graceMs, reader)
+        .pexpire(readers, this.runningTtlMs())
+        .exec()
+        .catch((error: unknown) => this.warn('Redis write failed', error));
+    present();
+    const presence = setInterval(present, Math.max(1, Math.floor(this.limits.graceMs / 3)));
+    presence.unref();
+    const follow = async () => {
+      const events = this.eventsKey(runToken);
+      let after = sequence;
+      while (!isStopped) {
+        const answer = await blocking.xread(
+          'COUNT',
+          READ_COUNT,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          events,
+          `${after}-0`,
+        );
+        if (isStopped) return;
+        if (!answer) {
+          if ((await this.client.exists(events)) === 0) return sink.abort(new Error('the run log is gone'));
+          continue;
+        }
+        for (const [id, fields] of answer[0][1]) {
+          if (id.endsWith('-1')) return sink.end();
+          const next = sequenceOf(id);
+          // Trimmed at the bound before this reader read it: cut, never a stream with a hole.
+          if (next !== after + 1) return sink.abort(new Error('the reader fell behind the event log'));
+          sink.write({ id: fields[1], data: fields[3] });
+          after = next;
+          const writable = sink.whenWritable();
+          if (writable) await writable;
+          if (isStopped) return;
+        }
+      }
+    };
+    const done = follow()
+      .catch((error: unknown) => {
+        if (!isStopped) sink.abort(error);
+      })
+      .finally(() => {
+        isStopped = true;
+        clearInterval(presence);
+        blocking.disconnect();
+        void this.client.zrem(readers, reader).catch(() => undefined);
+      });
+    return {
+      done,
+      stop: () => {
+        isStopped = true;
+        blocking.disconnect();
+      },
+    };
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  private refresh(
+    pipeline: ReturnType<Redis['pipeline']>,
+    identity: RetainedRunIdentity,
+    ttlMs: number,
+  ): void {
+    pipeline
+      .pexpire(this.eventsKey(identity.runToken), ttlMs)
+      .pexpire(this.key(`thread:${identity.threadId}`), ttlMs)
+      .pexpire(this.key(`execution:${identity.executionId}`), ttlMs);
+  }
+
+  private runningTtlMs(): number {
+    return this.limits.graceMs + RUNNING_TTL_EXTRA_MS;
+  }
+
+  private send(batch: { exec(): Promise<unknown> }): void {
+    batch.exec().catch((error: unknown) => this.warn('Redis write failed', error));
+  }
+
+  private warn(msg: string, error: unknown): void {
+    // Once per process: a Redis that is away would otherwise log every event of every run.
+    if (this.hasWarned) return;
+    this.hasWarned = true;
+    this.logger.warn({
+      msg: `run log: ${msg}`,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  private key(suffix: string): string {
+    return `${this.settings.keyPrefix}runlog:${suffix}`;
+  }
+
+  private eventsKey(runToken: string): string {
+    return this.key(`${runToken}:events`);
+  }
+
+  private readersKey(runToken: string): string {
+    return this.key(`${runToken}:readers`);
+  }
+}
+
+function sequenceOf(streamId: string): number {
+  return Number(streamId.slice(0, streamId.indexOf('-')));
+}
+
+/** Deletes the run's records unless a newer run of the thread or execution replaced them. */
+const DELETE_IF_OURS = `
+for i = 1, 2 do
+  local record = redis.call('GET', KEYS[i])
+  if record and string.find(record, '"runToken":"' .. ARGV[1] .. '"', 1, true) then redis.call('DEL', KEYS[i]) end
+end
+return 1`;

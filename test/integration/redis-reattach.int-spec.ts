@@ -1,0 +1,107 @@
+import type { BaseEvent } from '@ag-ui/core';
+import * as fc from 'fast-check';
+import Redis from 'ioredis';
+import { RedisThreadStore } from '../../src/threads/redis-thread-store';
+import { THREAD_STORE } from '../../src/threads/thread-store';
+import { expectConformantEvents } from '../support/agui-conformance';
+import { startRedisServer, type RunningRedis } from '../support/redis-server';
+import { runInput } from '../support/run-input';
+import { openEvents, openRun, postRun } from '../support/sse-client';
+import type { RunningGateway } from '../support/start-gateway';
+import { useGateway } from '../support/use-gateway';
+
+/**
+ * Redis mode (docs/behaviour/reattach.md#on-any-replica): replica A runs the kernel stream and its client is
+ * cut; the reattach lands on replica B, which reads the run's Redis stream. One real redis-server.
+ */
+let redis: RunningRedis;
+let raw: Redis;
+beforeAll(async () => {
+  redis = await startRedisServer();
+  raw = new Redis(redis.url);
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await redis?.close();
+});
+
+const replicas = useGateway({
+  upstream: true,
+  env: () => ({
+    IAC_CODE_AGUI_STATE_STORE: 'redis',
+    IAC_CODE_AGUI_REDIS_URL: redis.url,
+    IAC_CODE_AGUI_REDIS_KEY_PREFIX: 'reattach:',
+    IAC_CODE_AGUI_REATTACH_SECONDS: '30',
+  }),
+  startBeforeAll: false,
+});
+
+async function startReplica(env: Record<string, string> = {}): Promise<RunningGateway> {
+  const gateway = await replicas.start(env);
+  await gateway.app.get<RedisThreadStore>(THREAD_STORE).whenSubscribed();
+  return gateway;
+}
+
+const byThread = (gateway: RunningGateway, threadId: string) =>
+  `${gateway.url}extensions/iac-code/v1/threads/${encodeURIComponent(threadId)}/events?rosInvocationId=invocation-1`;
+const isTerminal = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
+const cancelsOf = async () =>
+  (await replicas.upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask');
+
+describe('reattaching on another replica (Redis Streams)', () => {
+  it('a client cut on A reattaches on B with its last id: nothing lost, nothing twice (property, 200 cases)', async () => {
+    const [a, b] = [await startReplica(), await startReplica()];
+    const reference = await postRun(a.url, runInput({ threadId: 'redis-reference', runId: 'run-0' }));
+    let runNumber = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: reference.events.length - 1 }), async (cutAfter) => {
+        const threadId = `redis-cut-${++runNumber}`;
+        const before = await openRun(a.url, runInput({ threadId, runId: `run-${runNumber}` }), {
+          disconnectAfterEvents: cutAfter,
+        }).finished;
+        const rest = before.events.some(isTerminal)
+          ? { events: [] as BaseEvent[], ids: [] as (string | undefined)[] }
+          : await openEvents(byThread(b, threadId), {
+              headers: { 'last-event-id': before.ids.at(-1) as string },
+            }).finished;
+        const whole = await openEvents(byThread(b, threadId)).finished;
+        expect([...before.events, ...rest.events]).toEqual(whole.events);
+        expect([...before.ids, ...rest.ids]).toEqual(whole.ids);
+        expect(whole.events.at(-1)?.type).toBe('RUN_FINISHED');
+        await expectConformantEvents(whole.events);
+      }),
+      { numRuns: 200 },
+    );
+    expect(await cancelsOf()).toEqual([]);
+    // Every key the logs wrote has a TTL (-1: none; -2: gone since KEYS listed it, a reader's set).
+    const keys = await raw.keys('reattach:runlog:*');
+    expect(keys.length).toBeGreaterThan(0);
+    const ttls = await Promise.all(keys.map((key) => raw.pttl(key)));
+    expect(ttls.filter((ttl) => ttl === -1)).toEqual([]);
+  }, 300_000);
+
+  it('a reader on B keeps the run on A going past the window; B follows it live to the end', async () => {
+    const [a, b] = [
+      await startReplica({ IAC_CODE_AGUI_REATTACH_SECONDS: '1' }),
+      await startReplica({ IAC_CODE_AGUI_REATTACH_SECONDS: '1' }),
+    ];
+    const cancelsBefore = (await cancelsOf()).length;
+    const owner = openRun(a.url, runInput({ threadId: 'redis-live', runId: 'run-live', text: 'slow' }));
+    await owner.waitForEvent((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+    const follower = openEvents(byThread(b, 'redis-live'));
+    await follower.waitForEvent((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+    owner.abort();
+    const cut = await owner.finished;
+    const followed = await follower.finished;
+    expect(followed.events.slice(0, cut.events.length)).toEqual(cut.events);
+    expect(followed.events.at(-1)?.type).toBe('RUN_FINISHED');
+    await expectConformantEvents(followed.events);
+    expect((await cancelsOf()).length).toBe(cancelsBefore);
+  });
+
+  it('B answers 404 for a run no replica retains', async () => {
+    const b = await startReplica();
+    const refused = await fetch(byThread(b, 'redis-never-ran'));
+    expect(refused.status).toBe(404);
+  });
+});
