@@ -10,6 +10,7 @@ import { RunLogModule } from '../run-log/run-log.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { RUN_EVENT_HOOKS, type RunEventHook } from './run-event-hook';
 import { RunEventHooks } from './run-event-hooks';
+import { RunAdmission } from './run-admission';
 import { RunService } from './run.service';
 
 /** The parts of a host's `AguiGatewayModule.forRoot` options this module builds (CONTRIBUTING.md). */
@@ -29,6 +30,7 @@ export interface RunsParts {
         Promise.all((parts?.eventHooks ?? []).map((hook) => resolveGatewayPart(hook, moduleRef))),
     },
     RunEventHooks,
+    RunAdmission,
     RunService,
   ],
   exports: [RunService],
