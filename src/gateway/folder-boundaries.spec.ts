@@ -235,6 +235,14 @@ describe('folder boundaries (docs/architecture.md#directions)', () => {
     expect(readers.map((file) => path.relative(SRC, file))).toEqual([]);
   });
 
+  it('no file of the run engine (runs/) is over 250 lines: a growing step becomes an object of its own', () => {
+    const long = files
+      .filter((file) => folderOf(file) === 'runs')
+      .map((file) => [path.relative(SRC, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 250);
+    expect(long).toEqual([]);
+  });
+
   it('the cycle check finds a cycle and a self-loop (it can fail)', () => {
     const graph: Edges = new Map([
       ['a', new Set(['b'])],
