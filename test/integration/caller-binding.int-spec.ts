@@ -19,7 +19,7 @@ import { InMemoryThreadStore } from '../support/fakes/in-memory-thread-store';
 import { ScriptedA2aGateway } from '../support/fakes/scripted-a2a-gateway';
 import { sessionOf } from '../support/interrupt-helpers';
 import { runInput } from '../support/run-input';
-import { eventually, postRun } from '../support/sse-client';
+import { eventually, openEvents, postRun } from '../support/sse-client';
 import { startModule, type RunningGateway } from '../support/start-gateway';
 import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
@@ -42,12 +42,13 @@ const lastOf = (events: readonly BaseEvent[]) => events.at(-1) as BaseEvent & { 
 
 /**
  * docs/behaviour/state.md#caller-binding, the same on every route: bob opens a thread; alice, whatever
- * `userId` she writes, can neither continue it (`/`, `/invocations`, `/ws`) nor cancel it; bob still can.
+ * `userId` she writes, can neither continue it (`/`, `/invocations`, `/ws`), nor cancel it, nor reattach to
+ * its run (both reattach routes, within the window the gateways below keep ended runs for); bob still can.
  */
 function itBindsThreadsToTheirCaller(
   setup: () => { gateway: RunningGateway; hook: RunEndRecorder; as: (name: string) => Promise<Caller> },
 ) {
-  it("refuses alice on bob's thread on /, /invocations, /ws and the cancel route; bob goes on; hooks see him", async () => {
+  it("refuses alice on bob's thread on /, /invocations, /ws, the cancel and reattach routes; bob goes on; hooks see him", async () => {
     const { gateway, hook, as } = setup();
     const [alice, bob] = [await as('alice'), await as('bob')];
     const threadId = `bound-${Math.random().toString(36).slice(2)}`;
@@ -82,6 +83,20 @@ function itBindsThreadsToTheirCaller(
       });
     } finally {
       socket.socket.terminate();
+    }
+
+    const query = 'rosInvocationId=invocation-1';
+    const reattachRoutes = [
+      `${gateway.url}extensions/iac-code/v1/executions/${executionId}/events?${query}`,
+      `${gateway.url}extensions/iac-code/v1/threads/${threadId}/events?${query}`,
+    ];
+    for (const route of reattachRoutes) {
+      const notHers = await fetch(route, { headers: alice.headers });
+      expect(notHers.status).toBe(404);
+      expect(await notHers.json()).toMatchObject({ error: { code: 'EXECUTION_NOT_FOUND' } });
+      const his = await openEvents(route, bob).finished;
+      expect(his.status).toBe(200);
+      expect(his.events.map((event) => event.type)).toEqual(opened.events.map((event) => event.type));
     }
 
     const cancel = (caller: Caller) =>
@@ -134,7 +149,12 @@ describe('caller binding in JWT mode (the token’s sub)', () => {
   });
   const gateway = useGateway({
     upstream: true,
-    env: () => ({ IAC_CODE_AGUI_JWT_JWKS_URL: jwksUrl, IAC_CODE_AGUI_AUTH_TOKEN: 'static-service-token' }),
+    env: () => ({
+      IAC_CODE_AGUI_JWT_JWKS_URL: jwksUrl,
+      IAC_CODE_AGUI_AUTH_TOKEN: 'static-service-token',
+      // Ended runs stay reattachable this long, so the scenario can try the reattach routes after the run.
+      IAC_CODE_AGUI_REATTACH_SECONDS: '30',
+    }),
     configure: (builder) => builder.overrideProvider(RUN_EVENT_HOOKS).useValue([hook]),
   });
   afterAll(() => new Promise((resolve) => jwks?.close(resolve)));
@@ -200,7 +220,7 @@ describe('caller binding with a custom authenticator (its own principal)', () =>
   beforeAll(async () => {
     gateway = await startModule([
       AguiGatewayModule.forRoot({
-        environment: { IAC_CODE_AGUI_PRINCIPAL_USER_ID: 'fill' },
+        environment: { IAC_CODE_AGUI_PRINCIPAL_USER_ID: 'fill', IAC_CODE_AGUI_REATTACH_SECONDS: '30' },
         config: {
           stateDir: mkdtempSync(path.join(os.tmpdir(), 'agui-caller-')),
           allowedCwdRoots: [os.tmpdir()],
