@@ -289,6 +289,8 @@ describe('helm chart helm/agui-a2a-gateway', () => {
         authToken: 'test-auth-token',
         drainMs: 45_000,
         heartbeatMs: 10_000,
+        wsMissedPongLimit: 3,
+        reattach: expect.objectContaining({ graceMs: 60_000 }),
         sessionBinding: true,
         principalUserId: 'match',
         jwt: expect.objectContaining({ principalClaim: 'email' }),
