@@ -15,6 +15,7 @@ import type { KernelSessionRestore } from './kernel-session-restore';
 import type { KernelHolds } from './kernel-holds';
 import { createKernelSharedState } from './kernel-shared-state';
 import { writeJson } from './kernel-sse-writer';
+import type { PipelineJournal } from './pipeline-journal';
 import { answerPipelineState } from './pipeline-state-route';
 import { ScriptedKernelExecutor } from './scripted-kernel-executor';
 
@@ -45,6 +46,8 @@ export interface KernelServerOptions {
   readonly sessions?: KernelSessionRestore;
   /** Holds a test process arms and releases (the test entry's `/__test/holds`). */
   readonly holds?: KernelHolds;
+  /** The Pipeline envelopes the scripts publish, when a test process waits on them (`/__test/pipeline-reached`). */
+  readonly pipelines?: PipelineJournal;
 }
 
 export interface KernelServer {
@@ -62,7 +65,7 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
   const clock = new SystemClock();
   const token = options.token || undefined;
   const card = buildKernelAgentCard('http://127.0.0.1/');
-  const state = createKernelSharedState(options.sessions, options.holds);
+  const state = createKernelSharedState(options.sessions, options.holds, options.pipelines);
   const executor = new ScriptedKernelExecutor(options.scripts ?? KERNEL_SCRIPT_BOOK, clock, state);
   const rpc = new KernelRpcEndpoint({
     card,

@@ -19,10 +19,11 @@ export interface KernelSharedState {
 export function createKernelSharedState(
   sessions = new KernelSessionRestore(),
   holds = new KernelHolds(),
+  pipelines = new PipelineJournal(),
 ): KernelSharedState {
   return {
     inputs: new PendingKernelInputs(),
-    pipelines: new PipelineJournal(),
+    pipelines,
     sessions,
     guidance: new KernelGuidance(),
     holds,

@@ -58,4 +58,25 @@ describe('PipelineJournal and the state route', () => {
     const answer = answerPipelineState(journal, new URLSearchParams('taskId=task-1&afterSequence=2'));
     expect(answer.body).toEqual(journal.stateOf('task-1', 2));
   });
+
+  it('reached: resolves at once for a published sequence, else when a later record publishes it', async () => {
+    const signal = new AbortController().signal;
+    await journal.reached('task-1', 3, signal);
+    let isReached = false;
+    const waiting = journal.reached('task-1', 5, signal).then(() => (isReached = true));
+    journal.record('task-1', [envelope(4, 'text_delta')]);
+    await Promise.resolve();
+    expect(isReached).toBe(false);
+    journal.record('task-1', [envelope(5, 'text_delta')]);
+    await waiting;
+    expect(isReached).toBe(true);
+  });
+
+  it('reached: an abort ends the wait without the sequence', async () => {
+    const gone = new AbortController();
+    const waiting = journal.reached('task-9', 1, gone.signal);
+    gone.abort();
+    await expect(waiting).resolves.toBeUndefined();
+    expect(journal.stateOf('task-9', 0)).toBeUndefined();
+  });
 });

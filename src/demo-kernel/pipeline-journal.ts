@@ -25,6 +25,7 @@ export interface PipelineState {
  */
 export class PipelineJournal {
   private readonly pipelines = new Map<string, TaskPipeline>();
+  private readonly waiters = new Set<() => void>();
 
   record(taskId: string, envelopes: readonly PipelineEnvelope[]): void {
     for (const envelope of envelopes) {
@@ -40,6 +41,26 @@ export class PipelineJournal {
       if (envelope.eventType === 'pipeline_completed') pipeline.isCompleted = true;
       pipeline.envelopes.push(envelope);
     }
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  /**
+   * Resolves once the task has published an envelope with `sequence` or above, or when `signal` aborts: a
+   * test waits for what the kernel did while no gateway was reading instead of racing a timer.
+   */
+  async reached(taskId: string, sequence: number, signal: AbortSignal): Promise<void> {
+    const isReached = (): boolean => (this.stateOf(taskId, 0)?.snapshot.lastSequence ?? 0) >= sequence;
+    if (isReached() || signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (!isReached() && !signal.aborted) return;
+        this.waiters.delete(check);
+        signal.removeEventListener('abort', check);
+        resolve();
+      };
+      this.waiters.add(check);
+      signal.addEventListener('abort', check, { once: true });
+    });
   }
 
   /** The snapshot and the envelopes after `afterSequence`; undefined when the task has no Pipeline. */

@@ -133,6 +133,9 @@ export const PIPELINE_SCRIPT: KernelScript = {
       ];
     };
     const finishing = (answer: KernelAnswer): KernelStep[] => [
+      // Goes on at once unless a test armed holds: then the answer's frames wait until the test saw the
+      // gateway follow the task (`SubscribeToTask`), so they reach it on the stream on any machine.
+      { kind: 'hold' as const },
       ...(flags.includes(PIPELINE_SLOW_FINISH_FLAG) ? [{ kind: 'pause' as const, ms: SLOW_FINISH_MS }] : []),
       ...pacedFrames(afterAnswer(answer), DEMO_FRAME_PAUSE_MS),
     ];

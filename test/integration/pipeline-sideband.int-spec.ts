@@ -37,6 +37,9 @@ afterEach(async () => {
   await gateways.upstream.clearFaults();
 });
 
+/** The `pipeline` script's sequence of B's `candidate_step_completed`, the last envelope before A's answer. */
+const B_FINISHED_SEQUENCE = 10;
+
 const ALLOW_ONCE = [{ interruptId: 'permission-1', payload: { decision: 'allow_once' } }];
 
 interface Scenario {
@@ -55,11 +58,33 @@ async function interruptThenResumeOnFreshGateway(threadId: string): Promise<Scen
   const initial = await gateways.start(env);
   const first = await runThrough(initial.url, pipelineTurn(threadId, 'pipeline'));
   await initial.close();
+  // The scenario: B finishes while A waits and no gateway reads. Waiting for the kernel's event, not a
+  // timer, keeps the resume's preflight recovery (docs/behaviour/events.md#pipeline-recovery a) the one
+  // that brings B's finish on any machine; a resume that came sooner would get it from the end recovery.
+  await gateways.upstream.pipelineReached(taskIdOf(first), B_FINISHED_SEQUENCE);
   const fileAtInterrupt = readThreadFile(stateDir, threadId) as unknown as Json;
   const fresh = await gateways.start(env);
-  const second = await runThrough(fresh.url, pipelineResume(threadId, 'run-2', ALLOW_ONCE));
+  // A's frames after the answer wait (a held step) until the gateway subscribed, so they come on the
+  // task's stream and not, out of order, from the end recovery: the journal entry is written in the same
+  // turn of the kernel's loop that attaches the subscription, before the release can arrive.
+  await gateways.upstream.armHolds();
+  const resumed = runThrough(fresh.url, pipelineResume(threadId, 'run-2', ALLOW_ONCE));
+  await untilSubscribedOrSettled(taskIdOf(first), resumed);
+  await gateways.upstream.releaseHolds();
+  const second = await resumed;
   await fresh.close();
   return { stateDir, first, second, taskId: taskIdOf(first), fileAtInterrupt };
+}
+
+/** Polls the kernel's journal until the gateway called `SubscribeToTask` for the task or the run ended. */
+async function untilSubscribedOrSettled(taskId: string, run: Promise<unknown>): Promise<void> {
+  let isSettled = false;
+  void run.finally(() => (isSettled = true)).catch(() => undefined);
+  while (!isSettled) {
+    const calls = await callsFor(gateways.upstream, taskId);
+    if (calls.some((call) => call.method === 'SubscribeToTask')) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 describe('a parallel candidate waits while the other keeps running; a fresh gateway resumes', () => {
@@ -100,7 +125,11 @@ describe('a parallel candidate waits while the other keeps running; a fresh gate
       messageId: `pipeline:${taskId}-pipeline`,
       activityType: 'iac-code.pipeline.v1',
       replace: true,
-      content: { schemaVersion: 1, pipelineRunId: `${taskId}-pipeline`, snapshot: { lastSequence: 10 } },
+      content: {
+        schemaVersion: 1,
+        pipelineRunId: `${taskId}-pipeline`,
+        snapshot: { lastSequence: B_FINISHED_SEQUENCE },
+      },
     });
     expect(snapshots[1]).toMatchObject({
       messageId: `pipeline:${taskId}-pipeline`,

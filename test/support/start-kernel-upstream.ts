@@ -11,6 +11,7 @@ import {
   FAULTS_PATH,
   HOLDS_PATH,
   KERNEL_UPSTREAM_READY,
+  PIPELINE_REACHED_PATH,
   REQUEST_JOURNAL_PATH,
 } from './kernel-upstream/upstream-protocol';
 import { trackedClose } from './open-resources';
@@ -46,6 +47,8 @@ export interface KernelUpstream {
   armHolds(): Promise<void>;
   /** Lets every waiting `hold` go on, and disarms. */
   releaseHolds(): Promise<void>;
+  /** Resolves once the task's Pipeline has published `sequence` (what the kernel did while no gateway read). */
+  pipelineReached(taskId: string, sequence: number): Promise<void>;
   /** How `/iac-code/session/ensure-restored` answers from now on (default `current`). */
   setEnsureRestoredMode(mode: EnsureRestoredMode): Promise<void>;
   /** Sends a signal (default SIGKILL) without waiting: a crashed upstream. */
@@ -103,6 +106,10 @@ export async function startKernelUpstream(options: KernelUpstreamOptions = {}): 
     clearFaults: async () => void (await control('DELETE', FAULTS_PATH)),
     armHolds: async () => void (await control('POST', HOLDS_PATH)),
     releaseHolds: async () => void (await control('DELETE', HOLDS_PATH)),
+    pipelineReached: async (taskId, sequence) => {
+      const query = new URLSearchParams({ taskId, sequence: String(sequence) });
+      await control('GET', `${PIPELINE_REACHED_PATH}?${query}`);
+    },
     setEnsureRestoredMode: async (mode) => void (await control('POST', ENSURE_RESTORED_MODE_PATH, { mode })),
     kill: (signal = 'SIGKILL') => {
       child.kill(signal);

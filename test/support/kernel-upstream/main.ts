@@ -3,13 +3,14 @@
  * process, so a test can kill the gateway alone). Run with
  * `node_modules/.bin/node --import tsx test/support/kernel-upstream/main.ts [--ping-ms N]`.
  * Token from IACCODE_A2A_HTTP_TOKEN, like the kernel. Prints `KERNEL_UPSTREAM_READY <url>` when listening.
- * Adds the test-only control routes of `upstream-protocol.ts` (journal, faults, holds, session-restore mode).
+ * Adds the test-only control routes of `upstream-protocol.ts` (journal, faults, holds, session-restore mode, Pipeline waits).
  */
 import { KernelFaultInjector } from '../../../src/demo-kernel/faults/kernel-fault-injector';
 import { KernelHolds } from '../../../src/demo-kernel/kernel-holds';
 import type { KernelRequestLogEntry } from '../../../src/demo-kernel/kernel-request-log-entry';
 import { startKernelServer } from '../../../src/demo-kernel/kernel-server';
 import { KernelSessionRestore } from '../../../src/demo-kernel/kernel-session-restore';
+import { PipelineJournal } from '../../../src/demo-kernel/pipeline-journal';
 import { testControlRoutes } from './test-control-routes';
 import { KERNEL_UPSTREAM_READY, TEST_ROUTE_PREFIX } from './upstream-protocol';
 
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   const faults = new KernelFaultInjector();
   const sessions = new KernelSessionRestore();
   const holds = new KernelHolds();
+  const pipelines = new PipelineJournal();
   const server = await startKernelServer({
     port: 0,
     token: process.env.IACCODE_A2A_HTTP_TOKEN || undefined,
@@ -34,10 +36,11 @@ async function main(): Promise<void> {
     onRequest: (entry) => {
       if (!entry.path.startsWith(TEST_ROUTE_PREFIX)) journal.push(entry);
     },
-    routes: testControlRoutes({ journal, faults, sessions, holds }),
+    routes: testControlRoutes({ journal, faults, sessions, holds, pipelines }),
     faults,
     sessions,
     holds,
+    pipelines,
   });
   let isClosing = false;
   const shutdown = (): void => {

@@ -11,19 +11,25 @@ import {
   type KernelSessionRestore,
 } from '../../../src/demo-kernel/kernel-session-restore';
 import type { KernelHolds } from '../../../src/demo-kernel/kernel-holds';
+import type { PipelineJournal } from '../../../src/demo-kernel/pipeline-journal';
 import {
   ENSURE_RESTORED_MODE_PATH,
   FAULTS_PATH,
   HOLDS_PATH,
+  PIPELINE_REACHED_PATH,
   REQUEST_JOURNAL_PATH,
 } from './upstream-protocol';
 
-/** The test entry's control routes: the request journal, fault injection, holds, the session-restore mode. */
+/**
+ * The test entry's control routes: the request journal, fault injection, holds, the session-restore mode,
+ * and a wait for a Pipeline sequence.
+ */
 export function testControlRoutes(controls: {
   journal: readonly KernelRequestLogEntry[];
   faults: KernelFaultInjector;
   sessions: KernelSessionRestore;
   holds: KernelHolds;
+  pipelines: PipelineJournal;
 }): Record<string, KernelRouteHandler> {
   return {
     [`GET ${REQUEST_JOURNAL_PATH}`]: (_request, response) => send(response, 200, controls.journal),
@@ -44,6 +50,17 @@ export function testControlRoutes(controls: {
     [`DELETE ${HOLDS_PATH}`]: (_request, response) => {
       controls.holds.release();
       send(response, 200, { armed: false });
+    },
+    [`GET ${PIPELINE_REACHED_PATH}`]: async (request, response) => {
+      const query = new URL(request.url ?? '/', 'http://kernel.invalid').searchParams;
+      const taskId = query.get('taskId');
+      const sequence = Number(query.get('sequence'));
+      if (!taskId || !Number.isSafeInteger(sequence))
+        return send(response, 400, { error: 'taskId and an integer sequence are required' });
+      const gone = new AbortController();
+      response.once('close', () => gone.abort());
+      await controls.pipelines.reached(taskId, sequence, gone.signal);
+      if (!gone.signal.aborted) send(response, 200, { reached: sequence });
     },
     [`POST ${ENSURE_RESTORED_MODE_PATH}`]: (_request, response, body) => {
       const mode = (parse(body) as { mode?: unknown } | undefined)?.mode;

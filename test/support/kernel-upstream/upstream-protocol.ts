@@ -10,3 +10,5 @@ export const FAULTS_PATH = '/__test/faults';
 export const HOLDS_PATH = '/__test/holds';
 /** `POST {mode}` switches how `/iac-code/session/ensure-restored` answers. */
 export const ENSURE_RESTORED_MODE_PATH = '/__test/ensure-restored-mode';
+/** `GET ?taskId=…&sequence=N` answers once the task's Pipeline has published sequence N (a long poll). */
+export const PIPELINE_REACHED_PATH = '/__test/pipeline-reached';
