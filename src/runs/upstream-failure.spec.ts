@@ -97,6 +97,36 @@ describe('upstreamFailure: every kernel failure → code, status and message key
       status: 502,
     },
     {
+      failure:
+        'JSON-RPC task not found (the real kernel: GetTask of an unknown id, SubscribeToTask of an inactive task)',
+      error: () =>
+        rpcError({
+          code: -32001,
+          message: 'Task t is not active',
+          data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND' }],
+        }),
+      phase: 'stream',
+      code: ErrorCode.EXECUTION_LOST,
+      key: 'taskToResumeUnavailable',
+      status: 409,
+    },
+    {
+      failure: 'JSON-RPC task not found, wrapped, in a stream',
+      error: () => wrapped(rpcError({ code: -32001, message: 'Task not found: t' })),
+      phase: 'stream',
+      code: ErrorCode.EXECUTION_LOST,
+      key: 'taskToResumeUnavailable',
+      status: 409,
+    },
+    {
+      failure: 'another JSON-RPC code is not "task not found"',
+      error: () => rpcError({ code: -32002, message: 'Task cannot be canceled' }),
+      phase: 'stream',
+      code: ErrorCode.A2A_UNAVAILABLE,
+      key: 'a2aUnavailable',
+      status: 502,
+    },
+    {
       failure: 'JSON-RPC backup not ready in a stream',
       error: backupNotReady,
       phase: 'stream',

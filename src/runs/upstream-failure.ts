@@ -1,7 +1,12 @@
 import type { RunErrorEvent, TokenUsage } from '@ag-ui/core';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode, HTTP_STATUS_BY_CODE } from '../common/error-code';
-import { isUpstreamBackupNotReady, isUpstreamRpcError, UpstreamHttpError } from '../a2a/upstream-error';
+import {
+  isTaskGone,
+  isUpstreamBackupNotReady,
+  isUpstreamRpcError,
+  UpstreamHttpError,
+} from '../a2a/upstream-error';
 import { runError } from '../events/run-events';
 import { CANCELED_STATES } from '../events/run-outcome';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
@@ -42,6 +47,14 @@ export const UPSTREAM_FAILURES: readonly FailureRow[] = [
     matches: isUpstreamBackupNotReady,
     stream: UNAVAILABLE,
     answer: [ErrorCode.SESSION_BACKUP_NOT_READY, 'sessionBackupNotReady'],
+  },
+  {
+    // The real kernel's answer to GetTask of an id it does not have and to SubscribeToTask of a task it no
+    // longer runs (after a restart): it is up and says what happened, so not "unavailable".
+    failure: 'JSON-RPC error frame: task not found (TaskNotFoundError, -32001), the kernel is healthy',
+    matches: isTaskGone,
+    stream: [ErrorCode.EXECUTION_LOST, 'taskToResumeUnavailable'],
+    answer: [ErrorCode.A2A_UNAVAILABLE, 'interruptResponseRejected'],
   },
   {
     failure: 'JSON-RPC error frame (the kernel refused the call, HTTP 200)',

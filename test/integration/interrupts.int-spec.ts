@@ -314,6 +314,30 @@ describe('interrupts and resume', () => {
     ]);
   });
 
+  /* docs/behaviour/a2a.md#kernel-failures: a healthy kernel that no longer has the task. */
+  it('answers EXECUTION_LOST when GetTask says the task is not found, as the real kernel does (-32001)', async () => {
+    const gateway = await start();
+    await interruptRun(gateway, 'perm-forgotten');
+    // The real iac-code 0.16 answer to GetTask of an id it does not have (after a restart with a fresh
+    // state directory): HTTP 200 and this JSON-RPC error.
+    await gateways.upstream.injectFault({
+      method: 'GetTask',
+      mode: 'rpc-error',
+      error: {
+        code: -32001,
+        message: 'Task not found',
+        data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND' }],
+      },
+    });
+    const failed = await postResume(gateway.url, 'perm-forgotten', 'run-2', [resolved('permission-1')]);
+    expect(failed.events.at(-1)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'EXECUTION_LOST',
+      message: 'The A2A task to resume is unavailable.',
+    });
+    expect(Object.keys(readThread(stateDir, 'perm-forgotten').execution.pending)).toEqual(['permission-1']);
+  });
+
   it('refuses incomplete, duplicate, unknown, wrong-owner and repeated resumes, sending one DataPart in all', async () => {
     const gateway = await start();
     const { session } = await interruptRun(gateway, 'perm-rules');
