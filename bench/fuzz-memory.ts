@@ -24,7 +24,7 @@ import { startKernelUpstream } from '../test/support/start-kernel-upstream';
 import { mulberry32 } from '../test/support/mulberry32';
 import { HostileRequests, type HostileRequest } from './support/hostile-requests';
 import { snapshotGatewayBuild } from './support/bench-processes';
-import { formatBreakdown, memoryBreakdown } from './support/memory-breakdown';
+import { formatBreakdown, memoryBreakdown, type MemoryBreakdown } from './support/memory-breakdown';
 
 const REPO_ROOT = path.join(__dirname, '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
@@ -190,9 +190,22 @@ async function main(): Promise<void> {
     };
     const fuzzStarted = performance.now();
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), 1000);
+    // Where the RSS is at its highest sample: what bounds the peak, by kind (read again at each new high).
+    let atPeak: MemoryBreakdown | undefined;
+    let isReading = false;
+    const sampler = setInterval(() => {
+      const now = rssMb(child.pid!);
+      if (now <= peak) return;
+      peak = now;
+      if (isReading) return;
+      isReading = true;
+      void memoryBreakdown(child.pid!, url)
+        .then((read) => (atPeak = read.rssMb >= (atPeak?.rssMb ?? 0) ? read : atPeak))
+        .finally(() => (isReading = false));
+    }, 1000);
     await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(i + 1)));
     clearInterval(sampler);
+    if (atPeak) console.log(`  at the peak: ${formatBreakdown(atPeak)}`);
     const afterFuzz = rssMb(child.pid!);
     console.log(
       `${sent} hostile bodies from ${CONCURRENCY} clients (seed ${SEED}) in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s, statuses ` +
