@@ -1,5 +1,15 @@
-import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { chmod, lstat, mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Logger, type OnModuleInit } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
@@ -89,17 +99,22 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     return join(this.threadsDir, `${threadFileStem(threadId)}.json`);
   }
 
+  /**
+   * The calls are synchronous, as the Python store's are: on a local disk each costs microseconds, less than
+   * one hop through libuv's thread pool (docs/benchmarks.md#per-run-profile); a thread file is small (bounded
+   * by docs/behaviour/bounds.md#memory).
+   */
   async load(threadId: string): Promise<ThreadState | undefined> {
     const path = this.pathForThread(threadId);
     let text: string;
     try {
-      const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
-        if (!(await file.stat()).isFile()) throw new Error('not a regular file');
-        await file.chmod(PRIVATE_FILE_MODE); // through the handle: cannot be redirected by a symlink
-        text = await file.readFile('utf8');
+        if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+        fchmodSync(fd, PRIVATE_FILE_MODE); // through the descriptor: cannot be redirected by a symlink
+        text = readFileSync(fd, 'utf8');
       } finally {
-        await file.close();
+        closeSync(fd);
       }
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return undefined;
@@ -177,24 +192,33 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   }
 }
 
+/**
+ * Only the fsync goes to the thread pool (it waits for the disk); open, write, close and rename of a small
+ * file are synchronous, as in the Python store: each costs less than a thread-pool round trip
+ * (docs/benchmarks.md#per-run-profile).
+ */
 async function writeFileDurably(path: string, text: string): Promise<void> {
   // O_EXCL|O_NOFOLLOW: never write through a file or link someone planted at the temp name.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const file = await open(path, flags, PRIVATE_FILE_MODE);
+  const fd = openSync(path, flags, PRIVATE_FILE_MODE);
   try {
-    await file.chmod(PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
-    await file.writeFile(text, 'utf8');
-    await file.sync();
+    fchmodSync(fd, PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
+    writeFileSync(fd, text, 'utf8');
+    await fsyncOf(fd);
   } finally {
-    await file.close();
+    closeSync(fd);
   }
+}
+
+function fsyncOf(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 /** The Python store retries the rename up to 3 times: Windows refuses it while a reader has the file open. */
 async function renameWithRetry(from: string, to: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await rename(from, to);
+      renameSync(from, to);
       return;
     } catch (error) {
       if (attempt >= RENAME_ATTEMPTS || isErrno(error, 'ENOENT')) throw error;
@@ -204,11 +228,11 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
 }
 
 async function fsyncDirectory(path: string): Promise<void> {
-  const directory = await open(path, constants.O_RDONLY | constants.O_DIRECTORY);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
-    await directory.sync();
+    await fsyncOf(fd);
   } finally {
-    await directory.close();
+    closeSync(fd);
   }
 }
 
