@@ -4,9 +4,10 @@ import {
   fchmodSync,
   fstatSync,
   fsync,
+  open,
   openSync,
   readFileSync,
-  renameSync,
+  rename,
   writeFileSync,
 } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, unlink } from 'node:fs/promises';
@@ -100,9 +101,9 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   }
 
   /**
-   * The calls are synchronous, as the Python store's are: on a local disk each costs microseconds, less than
-   * one hop through libuv's thread pool (docs/benchmarks.md#per-run-profile); a thread file is small (bounded
-   * by docs/behaviour/bounds.md#memory).
+   * Synchronous calls, as in the Python store: opening for reading, reading and closing a small file (bounded
+   * by docs/behaviour/bounds.md#memory) cost microseconds and wait for no journal, less than a thread-pool
+   * round trip each (docs/benchmarks.md#per-run-profile).
    */
   async load(threadId: string): Promise<ThreadState | undefined> {
     const path = this.pathForThread(threadId);
@@ -193,14 +194,17 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
 }
 
 /**
- * Only the fsync goes to the thread pool (it waits for the disk); open, write, close and rename of a small
- * file are synchronous, as in the Python store: each costs less than a thread-pool round trip
- * (docs/benchmarks.md#per-run-profile).
+ * Only what may wait for the disk or the journal goes to the thread pool: creating the file, its fsync, the
+ * rename and the directory's fsync (a create or rename right after an fsync waits ~0.3–1 ms for the journal
+ * on ext4: it must not block the event loop). The write into the page cache, the fchmod and the closes are
+ * synchronous: microseconds each, less than a thread-pool round trip (docs/benchmarks.md#per-run-profile).
  */
 async function writeFileDurably(path: string, text: string): Promise<void> {
   // O_EXCL|O_NOFOLLOW: never write through a file or link someone planted at the temp name.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const fd = openSync(path, flags, PRIVATE_FILE_MODE);
+  const fd = await new Promise<number>((resolve, reject) =>
+    open(path, flags, PRIVATE_FILE_MODE, (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
   try {
     fchmodSync(fd, PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
     writeFileSync(fd, text, 'utf8');
@@ -218,7 +222,9 @@ function fsyncOf(fd: number): Promise<void> {
 async function renameWithRetry(from: string, to: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      renameSync(from, to);
+      await new Promise<void>((resolve, reject) =>
+        rename(from, to, (error) => (error ? reject(error) : resolve())),
+      );
       return;
     } catch (error) {
       if (attempt >= RENAME_ATTEMPTS || isErrno(error, 'ENOENT')) throw error;
