@@ -105,7 +105,15 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
    * by docs/behaviour/bounds.md#memory) cost microseconds and wait for no journal, less than a thread-pool
    * round trip each (docs/benchmarks.md#per-run-profile).
    */
-  async load(threadId: string): Promise<ThreadState | undefined> {
+  load(threadId: string): Promise<ThreadState | undefined> {
+    try {
+      return Promise.resolve(this.loadNow(threadId));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  private loadNow(threadId: string): ThreadState | undefined {
     const path = this.pathForThread(threadId);
     let text: string;
     try {
