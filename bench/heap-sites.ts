@@ -19,6 +19,7 @@ import {
 } from './profile/summarize-heap';
 import {
   freePort,
+  IMAGE_NODE_OPTIONS,
   NODE_24,
   REPO_ROOT,
   startClient,
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
       IAC_CODE_AGUI_STATE_DIR: join(workDir, 'state'),
       IAC_CODE_AGUI_LOG_LEVEL: 'warn',
       IAC_CODE_AGUI_HEARTBEAT_SECONDS: '1',
+      NODE_OPTIONS: IMAGE_NODE_OPTIONS,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -136,9 +138,9 @@ async function main(): Promise<void> {
     };
     const idle = await measure('idle, after 20 warm-up runs');
     process.stdout.write(
-      `live heap by allocation site, by package:\n${kb(idle.sites.byArea.slice(0, 20))}\n`,
+      `live heap by allocation site, by package:\n${kb(idle.sites.byArea.slice(0, 30))}\n`,
     );
-    process.stdout.write(`by function:\n${kb(idle.sites.byFunction.slice(0, 20))}\n`);
+    process.stdout.write(`by function:\n${kb(idle.sites.byFunction.slice(0, 30))}\n`);
     const opened = await client.send<number>({
       kind: 'open',
       target: target(planText({ kind: 'silent' })),
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
           kb: Math.round(((line.kb - (start.get(line.name) ?? 0)) * 1024) / opened) / 1024,
         }))
         .sort((a, b) => b.kb - a.kb)
-        .slice(0, 20)
+        .slice(0, 30)
         .map((line) => ({ ...line, kb: Math.round(line.kb * 1024) / 1000 }));
     };
     process.stdout.write(
