@@ -1,7 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StreamReport } from '../client/client-protocol';
-import { summarizeCpuProfile, type ProfileSummary, type ProfileWindow } from '../profile/summarize-cpu-profile';
+import {
+  summarizeCpuProfile,
+  type ProfileSummary,
+  type ProfileWindow,
+} from '../profile/summarize-cpu-profile';
 import { startGateway, type GatewayOptions } from '../support/bench-processes';
 import { planText } from '../upstream/upstream-plan';
 import { expectCompleteTurn, targetFor, type BenchRig } from './bench-rig';
@@ -52,7 +56,11 @@ export async function profileGateway(
     const shortTarget = targetFor(profiledRig, 'gateway', planText({ kind: 'burst', deltas: 1 }));
     for (const runs of [50, PROFILED_SHORT_RUNS]) {
       const fromUs = monotonicUs();
-      const reports = await rig.client.send<StreamReport[]>({ kind: 'sequential', target: shortTarget, runs });
+      const reports = await rig.client.send<StreamReport[]>({
+        kind: 'sequential',
+        target: shortTarget,
+        runs,
+      });
       reports.forEach((report) => expectCompleteTurn(report, 'gateway', 'profiled short run'));
       shortWindow = { fromUs, toUs: monotonicUs() };
     }

@@ -100,7 +100,14 @@ describe('SseWriter (docs/behaviour/sse.md)', () => {
     expect(response.log.slice(9)).toEqual(['socket.cork', 'uncork', 'socket.uncork']);
     stream.write(event('RUN_FINISHED'));
     stream.end();
-    expect(response.log.slice(12)).toEqual(['cork', 'write', 'socket.cork', 'uncork', 'socket.uncork', 'end']);
+    expect(response.log.slice(12)).toEqual([
+      'cork',
+      'write',
+      'socket.cork',
+      'uncork',
+      'socket.uncork',
+      'end',
+    ]);
   });
 
   it('holds the run back while the socket is over its high-water mark, flushing the turn first, until drain (docs/behaviour/sse.md#back-pressure)', async () => {
