@@ -2,14 +2,16 @@ import { existsSync } from 'node:fs';
 /**
  * `npm run bench` : builds, then measures the gateway against a pre-encoded kernel-like upstream,
  * a pass-through proxy and direct, side by side in one run; prints a table and writes
- * `bench/results/<ISO date>.json`. Options: `--quick` (smaller sizes, about a minute), `--profile` (only a
- * CPU profile of the gateway over one throughput burst, summarised), `--no-write`.
+ * `bench/results/<ISO date>.json` and the side-by-side chart `bench/results/<ISO date>.svg`. Options: `--quick`
+ * (smaller sizes, about a minute), `--profile` (only a CPU profile of the gateway over one throughput burst and
+ * over 300 sequential short runs, summarised), `--no-write`.
  * Method and analysis: docs/benchmarks.md.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBenchOptions, type BenchOptions } from './bench-options';
+import { benchChartSvg } from './report/bench-chart';
 import { checkTargets, headlineOf, type BenchResult } from './report/bench-result';
 import { formatProfile } from './report/format-profile';
 import { formatReport } from './report/format-report';
@@ -22,7 +24,7 @@ import { measureOpenRuns } from './scenarios/open-runs';
 import { measurePacedLatency } from './scenarios/paced-latency';
 import { measurePacedRuns } from './scenarios/paced-runs';
 import { measureReattachCost } from './scenarios/reattach-cost';
-import { profileGateway } from './scenarios/profile-gateway';
+import { PROFILED_SHORT_RUNS, profileGateway } from './scenarios/profile-gateway';
 import { measureStateLatency } from './scenarios/state-latency';
 import { measureRedisStateLatency } from './scenarios/state-latency-redis';
 import { measureThroughput } from './scenarios/throughput';
@@ -59,7 +61,9 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
   const stops = [client.stop, proxy.stop, upstream.stop];
   try {
     if (options.profile) {
-      log(`profiling the gateway over a burst of ${sizes.throughputDeltas} deltas`);
+      log(
+        `profiling the gateway over a burst of ${sizes.throughputDeltas} deltas, then ${PROFILED_SHORT_RUNS} short runs`,
+      );
       const profileDir = join(
         REPO_ROOT,
         'bench/results/profiles',
@@ -167,9 +171,10 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
     };
     process.stdout.write(`\n${formatReport(result)}\n`);
     if (options.write) {
-      const path = join(REPO_ROOT, 'bench/results', `${result.date.replace(/:/g, '-')}.json`);
-      await writeFile(path, `${JSON.stringify(result, null, 2)}\n`);
-      process.stdout.write(`\nwritten ${path}\n`);
+      const base = join(REPO_ROOT, 'bench/results', result.date.replace(/:/g, '-'));
+      await writeFile(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+      await writeFile(`${base}.svg`, benchChartSvg(result));
+      process.stdout.write(`\nwritten ${base}.json and ${base}.svg\n`);
     }
   } finally {
     for (const stop of stops) await stop();
