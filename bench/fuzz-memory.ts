@@ -152,8 +152,11 @@ async function main(): Promise<void> {
         const open = socket;
         return new Promise<string>((resolve) => {
           const onMessage = (data: Buffer) => {
-            const type = /"type":"(RUN_FINISHED|RUN_ERROR)"/.exec(data.toString('utf8'))?.[1];
-            if (type) done(`ws ${type}`);
+            const text = data.toString('utf8');
+            const type = /"type":"(RUN_FINISHED|RUN_ERROR)"/.exec(text)?.[1];
+            // A RUN_ERROR is counted by its code: a setting that changes what the runs answer shows.
+            const code = type === 'RUN_ERROR' ? ` ${/"code":"(\w+)"/.exec(text)?.[1] ?? '?'}` : '';
+            if (type) done(`ws ${type}${code}`);
           };
           const onClose = (code: number) => done(`ws close ${code}`);
           const done = (outcome: string) => {
