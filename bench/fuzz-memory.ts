@@ -56,7 +56,13 @@ async function main(): Promise<void> {
   // A copy of the build, so a concurrent `nest build` cannot delete a file the service loads on first use.
   const buildRoot = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-build-'));
   const buildDir = await snapshotGatewayBuild(buildRoot);
-  const kernel = await startKernelUpstream();
+  // The scripted kernel keeps every task it ran in memory: a heap limit meant for the service (NODE_OPTIONS)
+  // would end it mid-run and turn later runs into A2A_UNAVAILABLE, so it starts without one.
+  const serviceNodeOptions = process.env.NODE_OPTIONS;
+  delete process.env.NODE_OPTIONS;
+  const kernel = await startKernelUpstream().finally(() => {
+    if (serviceNodeOptions !== undefined) process.env.NODE_OPTIONS = serviceNodeOptions;
+  });
   const port = await findFreeLoopbackPort();
   const url = `http://127.0.0.1:${port}/`;
   const forceGc = process.env.FUZZ_FORCE_GC === '1';
