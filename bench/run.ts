@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 /**
  * `npm run bench` : builds, then measures the gateway against a pre-encoded kernel-like upstream,
  * a pass-through proxy and direct, side by side in one run; prints a table and writes
- * `bench/results/<ISO date>.json`. Options: `--quick` (smaller sizes, about a minute), `--profile` (only a
+ * `bench/results/<ISO date>.json` and the side-by-side chart `bench/results/<ISO date>.svg`. Options: `--quick` (smaller sizes, about a minute), `--profile` (only a
  * CPU profile of the gateway over one throughput burst, summarised), `--no-write`.
  * Method and analysis: docs/benchmarks.md.
  */
@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBenchOptions, type BenchOptions } from './bench-options';
+import { benchChartSvg } from './report/bench-chart';
 import { checkTargets, headlineOf, type BenchResult } from './report/bench-result';
 import { formatProfile } from './report/format-profile';
 import { formatReport } from './report/format-report';
@@ -167,9 +168,10 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
     };
     process.stdout.write(`\n${formatReport(result)}\n`);
     if (options.write) {
-      const path = join(REPO_ROOT, 'bench/results', `${result.date.replace(/:/g, '-')}.json`);
-      await writeFile(path, `${JSON.stringify(result, null, 2)}\n`);
-      process.stdout.write(`\nwritten ${path}\n`);
+      const base = join(REPO_ROOT, 'bench/results', result.date.replace(/:/g, '-'));
+      await writeFile(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+      await writeFile(`${base}.svg`, benchChartSvg(result));
+      process.stdout.write(`\nwritten ${base}.json and ${base}.svg\n`);
     }
   } finally {
     for (const stop of stops) await stop();

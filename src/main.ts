@@ -5,7 +5,7 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { IacCodeStartError } from './a2a/managed/iac-code-process';
+import { IacCodeStartError } from './a2a/managed/iac-code-start-error';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
 import { loadProcessConfig } from './config/process-config';

@@ -103,6 +103,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The image's `NODE_OPTIONS` (Dockerfile; a deploy spec checks they agree): V8's young generation capped. */
+export const IMAGE_NODE_OPTIONS = '--max-semi-space-size=8';
+
 /** Starts `dist/main.js` on Node 24 as the production image would, and waits for `/ping` to answer 200. */
 export async function startGateway(options: GatewayOptions): Promise<GatewayProcess> {
   const port = await freePort();
@@ -114,6 +117,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayProc
     IAC_CODE_AGUI_ALLOWED_CWDS: options.allowedCwd,
     IAC_CODE_AGUI_STATE_DIR: options.stateDir,
     IAC_CODE_AGUI_LOG_LEVEL: 'warn',
+    NODE_OPTIONS: IMAGE_NODE_OPTIONS,
     ...(options.heartbeatSeconds
       ? { IAC_CODE_AGUI_HEARTBEAT_SECONDS: String(options.heartbeatSeconds) }
       : {}),

@@ -4,8 +4,6 @@ import type { AppConfig } from '../config/app-config';
 import { ConfigError } from '../config/load-config';
 import { DEMO_NOT_BUILT_MESSAGE, providedDemoKernel } from './demo-upstream';
 import { decideUpstream } from './decide-upstream';
-import { findExecutable } from './managed/find-executable';
-import { IacCodeProcess } from './managed/iac-code-process';
 import type { RunningUpstream } from './upstream';
 
 const logger = new Logger('A2aUpstream');
@@ -17,8 +15,11 @@ const logger = new Logger('A2aUpstream');
  */
 export async function startUpstream(config: AppConfig): Promise<RunningUpstream> {
   const needsExecutable = config.upstream.mode === 'auto' && !config.upstream.a2aUrl;
+  // The managed child's code is loaded only in the modes that may start it (docs/benchmarks.md "Memory").
   const executable = needsExecutable
-    ? await findExecutable('iac-code', config.childEnvironment.PATH)
+    ? await (
+        await import('./managed/find-executable')
+      ).findExecutable('iac-code', config.childEnvironment.PATH)
     : undefined;
   const plan = decideUpstream(config.upstream, executable);
   let running: RunningUpstream;
@@ -31,6 +32,7 @@ export async function startUpstream(config: AppConfig): Promise<RunningUpstream>
       };
       break;
     case 'managed': {
+      const { IacCodeProcess } = await import('./managed/iac-code-process');
       const child = new IacCodeProcess({
         executable: plan.executable,
         environment: config.childEnvironment,

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { IMAGE_NODE_OPTIONS } from '../../bench/support/bench-processes';
 import { KERNEL_VENV } from '../support/real-kernel';
 import { REPO_ROOT } from './support/helm';
 import { type ImageConfig, parseDockerfile, resolveTarget } from './support/parse-dockerfile';
@@ -59,6 +60,8 @@ describe('Dockerfile contract', () => {
 
   it.each(targets)('$name: NODE_ENV=production and the state directory is a declared volume', ({ image }) => {
     expect(image.env.NODE_ENV).toBe('production');
+    // The bench starts the gateway with the same flags, so its memory figures are the image's (docs/benchmarks.md).
+    expect(image.env.NODE_OPTIONS).toBe(IMAGE_NODE_OPTIONS);
     expect(image.env.IAC_CODE_AGUI_STATE_DIR).toBe('/var/lib/agui');
     expect(image.volumes).toEqual(['/var/lib/agui']);
   });

@@ -5,6 +5,9 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildChildArguments, buildChildEnvironment } from './child-environment';
 import { findFreeLoopbackPort } from './free-loopback-port';
+import { IacCodeStartError } from './iac-code-start-error';
+
+export { IacCodeStartError };
 
 export interface IacCodeProcessOptions {
   /** Absolute path of the `iac-code` executable (found on the child's PATH). */
@@ -18,17 +21,6 @@ export interface IacCodeProcessOptions {
   /** docs/behaviour/a2a.md#managed-child: SIGTERM, wait 5 s, then SIGKILL. */
   readonly stopGraceMs?: number;
   readonly logger?: Pick<Logger, 'debug' | 'log' | 'error'>;
-}
-
-/** Why the managed child could not start; `exitCode` when it exited during startup. */
-export class IacCodeStartError extends Error {
-  override name = 'IacCodeStartError';
-  constructor(
-    message: string,
-    readonly exitCode?: number | null,
-  ) {
-    super(message);
-  }
 }
 
 interface ChildExit {
