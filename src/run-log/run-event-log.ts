@@ -1,7 +1,6 @@
 import type { EventFrame } from '../wire/sse-frame';
 import type { ByteBudget } from './byte-budget';
 import { formatCursor } from './event-cursor';
-import { RecordBytes } from './record-bytes';
 
 export interface RunLogBounds {
   readonly maxEvents: number;
@@ -17,18 +16,27 @@ export interface RunLogBounds {
 export type LogRead =
   { readonly kind: 'frames'; readonly frames: readonly EventFrame[] } | { readonly kind: 'expired' };
 
+/** Decimal digits of a sequence (≥ 1): the length of its half of the cursor, without making the string. */
+function digitsOf(sequence: number): number {
+  let digits = 1;
+  for (let rest = sequence; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
+}
+
 /**
  * One run's events in memory, in order, within its bounds (docs/behaviour/reattach.md#bounds): the frames a
  * reattaching reader may still ask for. Frames are numbered from 1 and kept encoded (the `data:` record
- * every reader writes); an event's bytes are its cursor's and its record's in UTF-8, as a reader gets them.
- * Only the record is held, as bytes off the heap (RecordBytes): the cursor is `<run token>.<sequence>` and
- * the sequence is the frame's place in the log, so `after()` rebuilds the frames for the few reads, while
- * a burst appends one record per event and keeps no object alive for it (docs/benchmarks.md, "Runs that
- * survive their connection": holding a burst's frames was the window's extra CPU, in the garbage
- * collector). The oldest leave first when a reader is attached and the log is full.
+ * every reader writes); an event's bytes are its cursor's and its record's, as a reader gets them. Only
+ * the record is held: the cursor is `<run token>.<sequence>` and the sequence is the frame's place in the
+ * log, so `after()` rebuilds both for the few reads while a burst appends one record per event and keeps
+ * nothing else alive (docs/benchmarks.md, "Runs that survive their connection": holding a burst's frame
+ * objects was the window's extra CPU, in the garbage collector).
+ * The oldest leave first when a reader is attached and the log is full.
  */
 export class RunEventLog {
-  private readonly records = new RecordBytes();
+  private readonly records: string[] = [];
+  /** Index in `records` of the oldest record held (the array is compacted now and then, not shifted). */
+  private head = 0;
   private heldBytes = 0;
   /** Sequence of the oldest record held, or the next one when none is. */
   private firstHeld = 1;
@@ -60,7 +68,7 @@ export class RunEventLog {
    * already has them); otherwise nothing is appended and the answer is false.
    */
   append(record: string, mayEvict: boolean): boolean {
-    const bytes = this.cursorLength(this.last + 1) + this.records.stage(record);
+    const bytes = this.bytesOf(this.last + 1, record);
     while (!this.fits(bytes) && mayEvict && this.evictOldest());
     let hasRoom = this.fits(bytes) && this.bounds.total.take(bytes);
     while (!hasRoom && mayEvict && this.evictOldest())
@@ -68,7 +76,7 @@ export class RunEventLog {
     if (!hasRoom && !mayEvict) return false;
     const sequence = ++this.last;
     if (hasRoom) {
-      this.records.keepStaged(bytes);
+      this.records.push(record);
       this.heldBytes += bytes;
     } else {
       // Even an empty log cannot hold it (the process total is taken by other runs): an attached reader
@@ -92,7 +100,7 @@ export class RunEventLog {
     for (let next = sequence + 1; next <= this.last; next++)
       frames.push({
         id: formatCursor(this.runToken, next),
-        data: this.records.at(next - this.firstHeld),
+        data: this.records[this.head + (next - this.firstHeld)],
       });
     return { kind: 'frames', frames };
   }
@@ -118,28 +126,31 @@ export class RunEventLog {
   release(): void {
     this.bounds.total.give(this.heldBytes);
     this.heldBytes = 0;
-    this.records.clear();
+    this.records.length = 0;
+    this.head = 0;
     this.firstHeld = this.last + 1;
   }
 
-  /** The length of the cursor of `sequence`, without making the string (it is ASCII: bytes = characters). */
-  private cursorLength(sequence: number): number {
-    let digits = 1;
-    for (let rest = sequence; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    return this.runToken.length + 1 + digits;
+  /** What the event counts against the bounds: its cursor's characters and its record's. */
+  private bytesOf(sequence: number, record: string): number {
+    return this.runToken.length + 1 + digitsOf(sequence) + record.length;
   }
 
   private fits(bytes: number): boolean {
     const { maxEvents, maxBytes } = this.bounds;
-    return this.records.count < maxEvents && this.heldBytes + bytes <= maxBytes;
+    return this.records.length - this.head < maxEvents && this.heldBytes + bytes <= maxBytes;
   }
 
   private evictOldest(): boolean {
-    if (this.records.count === 0) return false;
-    const bytes = this.records.dropOldest();
+    if (this.head >= this.records.length) return false;
+    const bytes = this.bytesOf(this.firstHeld, this.records[this.head++]);
     this.heldBytes -= bytes;
     this.bounds.total.give(bytes);
     this.firstHeld++;
+    if (this.head > 1024 && this.head * 2 > this.records.length) {
+      this.records.splice(0, this.head);
+      this.head = 0;
+    }
     return true;
   }
 
