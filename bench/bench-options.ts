@@ -21,7 +21,7 @@ export interface BenchSizes {
 export interface BenchOptions {
   readonly mode: 'full' | 'quick';
   readonly sizes: BenchSizes;
-  /** Profile the gateway (`--cpu-prof`) over one throughput run and summarise the hot spots. */
+  /** Profile the gateway (`--cpu-prof`) over one throughput run and over short runs; summarise the hot spots. */
   readonly profile: boolean;
   /** Write `bench/results/<date>.json` (off with `--no-write`). */
   readonly write: boolean;

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 /**
  * `npm run bench` : builds, then measures the gateway against a pre-encoded kernel-like upstream,
  * a pass-through proxy and direct, side by side in one run; prints a table and writes
- * `bench/results/<ISO date>.json` and the side-by-side chart `bench/results/<ISO date>.svg`. Options: `--quick` (smaller sizes, about a minute), `--profile` (only a
- * CPU profile of the gateway over one throughput burst, summarised), `--no-write`.
+ * `bench/results/<ISO date>.json` and the side-by-side chart `bench/results/<ISO date>.svg`. Options: `--quick`
+ * (smaller sizes, about a minute), `--profile` (only a CPU profile of the gateway over one throughput burst and
+ * over 300 sequential short runs, summarised), `--no-write`.
  * Method and analysis: docs/benchmarks.md.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +24,7 @@ import { measureOpenRuns } from './scenarios/open-runs';
 import { measurePacedLatency } from './scenarios/paced-latency';
 import { measurePacedRuns } from './scenarios/paced-runs';
 import { measureReattachCost } from './scenarios/reattach-cost';
-import { profileGateway } from './scenarios/profile-gateway';
+import { PROFILED_SHORT_RUNS, profileGateway } from './scenarios/profile-gateway';
 import { measureStateLatency } from './scenarios/state-latency';
 import { measureRedisStateLatency } from './scenarios/state-latency-redis';
 import { measureThroughput } from './scenarios/throughput';
@@ -60,7 +61,9 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
   const stops = [client.stop, proxy.stop, upstream.stop];
   try {
     if (options.profile) {
-      log(`profiling the gateway over a burst of ${sizes.throughputDeltas} deltas`);
+      log(
+        `profiling the gateway over a burst of ${sizes.throughputDeltas} deltas, then ${PROFILED_SHORT_RUNS} short runs`,
+      );
       const profileDir = join(
         REPO_ROOT,
         'bench/results/profiles',

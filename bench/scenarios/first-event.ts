@@ -21,7 +21,9 @@ export interface FirstEventResult {
 /**
  * Time to first event : sequential runs whose upstream answers at once with one delta, timed from
  * just before the client sends the POST. Direct to the upstream is the floor (connect, request, first frame).
- * The same runs give each relay's CPU per short run.
+ * The same runs give each relay's CPU per short run, in steady state: each path first serves as many runs
+ * unmeasured, so a freshly started relay's JIT warm-up (V8's, heavier than CPython's) is not counted as
+ * the cost of a run (docs/benchmarks.md#per-run-profile).
  */
 export async function measureFirstEvent(rig: BenchRig): Promise<FirstEventResult> {
   const runs = rig.sizes.firstEventRuns;
@@ -30,6 +32,12 @@ export async function measureFirstEvent(rig: BenchRig): Promise<FirstEventResult
   const cpuMsPerRun: FirstEventResult['cpuMsPerRun'] = {};
   for (const path of pathsOf(rig)) {
     const pid = relayPid(rig, path);
+    const warmUp = await rig.client.send<StreamReport[]>({
+      kind: 'sequential',
+      target: targetFor(rig, path, planText({ kind: 'burst', deltas: 1 })),
+      runs,
+    });
+    warmUp.forEach((report) => expectCompleteTurn(report, path, 'first event warm-up'));
     const meter = pid === undefined ? undefined : new CpuMeter({ relay: pid });
     const reports = await rig.client.send<StreamReport[]>({
       kind: 'sequential',

@@ -24,6 +24,8 @@ export class SseWriter {
 /** One SSE response as a run's sink: headers, batched frame writes, back-pressure, the heartbeat. */
 export class SseStream implements RunSink {
   private isFinished = false;
+  /** The first frame (RUN_STARTED) leaves at once, not at the end of the turn (see `write`). */
+  private hasWrittenFrame = false;
   private readonly turnCork = new TurnCork(
     () => this.response.cork(),
     () => this.uncork(),
@@ -40,6 +42,8 @@ export class SseStream implements RunSink {
     response.setHeader('Cache-Control', 'no-cache, no-transform');
     response.setHeader('Connection', 'keep-alive');
     response.setHeader('X-Accel-Buffering', 'no');
+    // Corked first: the headers leave in the same write as the first frame.
+    this.turnCork.forThisTurn();
     response.flushHeaders();
     response.socket?.setNoDelay(true);
     this.heartbeat = new Heartbeat(heartbeatMs, () => {
@@ -56,9 +60,17 @@ export class SseStream implements RunSink {
     });
   }
 
+  /**
+   * The first frame is flushed at once: the rest of its turn builds and sends the kernel call, which the
+   * client's RUN_STARTED need not wait for (docs/benchmarks.md#per-run-profile). It costs no extra write:
+   * nothing else of the run is written in that turn but reopened Pipeline steps.
+   */
   write(frame: EventFrame): void {
     this.heartbeat.frameSent();
     this.writeFrame(sseRecordOf(frame));
+    if (this.hasWrittenFrame) return;
+    this.hasWrittenFrame = true;
+    this.turnCork.flush();
   }
 
   /**

@@ -49,9 +49,13 @@ function iacCodeMetadata(props: IacCodeProps, cwd: string, language: string): Re
     alibaba_cloud_security_token: alibaba?.securityToken,
     alibaba_cloud_region_id: alibaba?.regionId,
   };
-  return Object.fromEntries(
-    Object.entries(entries).filter(([, value]) => value !== undefined && value !== null),
-  );
+  // One pass, in the keys' order, with no entry arrays (it runs once per run: docs/benchmarks.md#per-run-profile).
+  const metadata: Record<string, unknown> = {};
+  for (const key in entries) {
+    const value = entries[key];
+    if (value !== undefined && value !== null) metadata[key] = value;
+  }
+  return metadata;
 }
 
 /** Only the keys that are set; `enabled` defaults to false, `budget` only as a positive integer. */

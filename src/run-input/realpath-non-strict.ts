@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -14,6 +15,17 @@ const MAX_SYMLINK_HOPS = 40;
  * until a `..` climbs back above it.
  */
 export async function realpathNonStrict(absolutePath: string): Promise<string> {
+  // A path that exists (every run's workspace after the first) resolves in one realpath(3): with no missing
+  // tail both resolutions are the same. Synchronous, like the Python original's: cheaper than the walk's
+  // thread-pool round trips (docs/benchmarks.md#per-run-profile). Any failure takes the walk, which decides.
+  try {
+    return realpathSync.native(absolutePath);
+  } catch {
+    return walk(absolutePath);
+  }
+}
+
+async function walk(absolutePath: string): Promise<string> {
   const root = path.parse(absolutePath).root;
   const pending = splitComponents(absolutePath.slice(root.length)).reverse();
   /** The resolved path after each component so far: a `..` pops one, nothing is re-joined. */

@@ -1,4 +1,5 @@
-import { mkdir, realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
@@ -31,9 +32,9 @@ export async function resolveCwd(
   const resolved = await realpathNonStrict(path.normalize(expanded)).catch((cause: unknown) => {
     throw invalid('cwdInvalid', cause);
   });
-  const allowedRoots = await existingRoots(roots, homeDir);
+  const allowedRoots = existingRoots(roots, homeDir);
   if (!allowedRoots.some((root) => isInside(resolved, root))) throw invalid('cwdOutsideRoots');
-  const existing = await stat(resolved).catch(() => undefined);
+  const existing = statOrUndefined(resolved);
   if (existing && !existing.isDirectory()) throw invalid('cwdNotDirectory');
   if (!existing) {
     await mkdir(resolved, { recursive: true, mode: 0o700 }).catch((cause: unknown) => {
@@ -55,18 +56,32 @@ function assertWithinBounds(value: string): void {
   if (components > MAX_CWD_COMPONENTS) throw invalid('cwdTooLong');
 }
 
-/** Each root `~`-expanded and fully resolved; roots that are not existing directories are dropped (step 3). */
-async function existingRoots(roots: readonly string[], homeDir: string): Promise<string[]> {
-  const resolved = await Promise.all(
-    roots
-      .filter((root) => root !== '')
-      .map(async (root) => {
-        const real = await realpath(path.resolve(expandHome(root, homeDir))).catch(() => undefined);
-        const stats = real === undefined ? undefined : await stat(real).catch(() => undefined);
-        return stats?.isDirectory() ? real : undefined;
-      }),
-  );
-  return resolved.filter((root): root is string => root !== undefined);
+/**
+ * Each root `~`-expanded and fully resolved; roots that are not existing directories are dropped (step 3).
+ * Resolved again on every request (a root may be replaced by a symlink at any time), with synchronous calls:
+ * a realpath(3) and a stat cost less than two thread-pool round trips (docs/benchmarks.md#per-run-profile).
+ */
+function existingRoots(roots: readonly string[], homeDir: string): string[] {
+  const resolved: string[] = [];
+  for (const root of roots) {
+    if (root === '') continue;
+    let real: string;
+    try {
+      real = realpathSync.native(path.resolve(expandHome(root, homeDir)));
+    } catch {
+      continue;
+    }
+    if (statOrUndefined(real)?.isDirectory()) resolved.push(real);
+  }
+  return resolved;
+}
+
+function statOrUndefined(target: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(target);
+  } catch {
+    return undefined;
+  }
 }
 
 function isInside(candidate: string, root: string): boolean {

@@ -1,6 +1,18 @@
-import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  open,
+  openSync,
+  readFileSync,
+  rename,
+  writeFileSync,
+} from 'node:fs';
+import { chmod, lstat, mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Logger, type OnModuleInit } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { SystemClock, type Clock } from '../common/clock';
@@ -89,17 +101,30 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     return join(this.threadsDir, `${threadFileStem(threadId)}.json`);
   }
 
-  async load(threadId: string): Promise<ThreadState | undefined> {
+  /**
+   * Synchronous calls, as in the Python store: opening for reading, reading and closing a small file (bounded
+   * by docs/behaviour/bounds.md#memory) cost microseconds and wait for no journal, less than a thread-pool
+   * round trip each (docs/benchmarks.md#per-run-profile).
+   */
+  load(threadId: string): Promise<ThreadState | undefined> {
+    try {
+      return Promise.resolve(this.loadNow(threadId));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  private loadNow(threadId: string): ThreadState | undefined {
     const path = this.pathForThread(threadId);
     let text: string;
     try {
-      const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
-        if (!(await file.stat()).isFile()) throw new Error('not a regular file');
-        await file.chmod(PRIVATE_FILE_MODE); // through the handle: cannot be redirected by a symlink
-        text = await file.readFile('utf8');
+        if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+        fchmodSync(fd, PRIVATE_FILE_MODE); // through the descriptor: cannot be redirected by a symlink
+        text = readFileSync(fd, 'utf8');
       } finally {
-        await file.close();
+        closeSync(fd);
       }
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return undefined;
@@ -177,24 +202,35 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   }
 }
 
+/**
+ * Only what may wait for the disk or the journal goes to the thread pool: creating the file, its fsync, the
+ * rename and the directory's fsync (a create or rename right after an fsync waits ~0.3–1 ms for the journal
+ * on ext4: it must not block the event loop). The write into the page cache, the fchmod and the closes are
+ * synchronous: microseconds each, less than a thread-pool round trip (docs/benchmarks.md#per-run-profile).
+ */
 async function writeFileDurably(path: string, text: string): Promise<void> {
   // O_EXCL|O_NOFOLLOW: never write through a file or link someone planted at the temp name.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const file = await open(path, flags, PRIVATE_FILE_MODE);
+  const fd = await openInPool(path, flags, PRIVATE_FILE_MODE);
   try {
-    await file.chmod(PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
-    await file.writeFile(text, 'utf8');
-    await file.sync();
+    fchmodSync(fd, PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
+    writeFileSync(fd, text, 'utf8');
+    await fsyncOf(fd);
   } finally {
-    await file.close();
+    closeSync(fd);
   }
 }
+
+// The callback forms: a plain descriptor, no FileHandle object per call.
+const openInPool = promisify(open);
+const fsyncOf = promisify(fsync);
+const renameInPool = promisify(rename);
 
 /** The Python store retries the rename up to 3 times: Windows refuses it while a reader has the file open. */
 async function renameWithRetry(from: string, to: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await rename(from, to);
+      await renameInPool(from, to);
       return;
     } catch (error) {
       if (attempt >= RENAME_ATTEMPTS || isErrno(error, 'ENOENT')) throw error;
@@ -204,11 +240,11 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
 }
 
 async function fsyncDirectory(path: string): Promise<void> {
-  const directory = await open(path, constants.O_RDONLY | constants.O_DIRECTORY);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
-    await directory.sync();
+    await fsyncOf(fd);
   } finally {
-    await directory.close();
+    closeSync(fd);
   }
 }
 
