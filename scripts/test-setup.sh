@@ -3,7 +3,7 @@
 # apt runs only for what is missing (apt-get update once), the kernel venv is rebuilt only when its lock changed.
 #   redis-server  the Redis state store tests start their own on a loopback port (REDIS_SERVER overrides the path)
 #   chromium      the playground browser test drives Debian's package, never a downloaded browser
-#   python3-venv  scripts/kernel-venv.sh builds the iac-code kernel's venv with it
+#   python3-venv  scripts/kernel-venv.sh and scripts/python-sdk-venv.sh build their venvs with it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +32,10 @@ fi
 
 # The iac-code kernel the real-kernel tests start: a venv from exactly kernel/requirements.txt.
 scripts/kernel-venv.sh
+
+# The Python AG-UI SDK (ag-ui-protocol) the event-ids test reads gateway streams with: a venv from exactly
+# test/python-sdk/requirements.txt (hash-locked), in node_modules/.cache/ag-ui-python-sdk.
+scripts/python-sdk-venv.sh
 
 # == Further setup steps go here (other system packages): each one idempotent and quick when done,
 # installing with apt_install so `apt-get update` still runs at most once.

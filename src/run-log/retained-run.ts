@@ -54,10 +54,13 @@ export class RetainedRun {
     return this.readers;
   }
 
-  /** The run's next frame; a detached run whose log is full is abandoned. */
+  /**
+   * The run's next frame (its id the cursor of the log's next sequence); a detached run whose log is full
+   * is abandoned.
+   */
   append(frame: EventFrame): void {
     if (this.wasAbandoned) return;
-    if (!this.log.append(frame, this.readers > 0)) return this.abandon('log-full');
+    if (!this.log.append(frame.data, this.readers > 0)) return this.abandon('log-full');
     this.options.appended?.(this.log.lastSequence, frame);
   }
 

@@ -1,5 +1,6 @@
 import type { EventFrame } from '../wire/sse-frame';
 import type { ByteBudget } from './byte-budget';
+import { formatCursor } from './event-cursor';
 
 export interface RunLogBounds {
   readonly maxEvents: number;
@@ -15,24 +16,39 @@ export interface RunLogBounds {
 export type LogRead =
   { readonly kind: 'frames'; readonly frames: readonly EventFrame[] } | { readonly kind: 'expired' };
 
+/** Decimal digits of a sequence (≥ 1): the length of its half of the cursor, without making the string. */
+function digitsOf(sequence: number): number {
+  let digits = 1;
+  for (let rest = sequence; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
+}
+
 /**
  * One run's events in memory, in order, within its bounds (docs/behaviour/reattach.md#bounds): the frames a
- * reattaching reader may still ask for. Frames are kept encoded (the bytes every reader writes), numbered
- * from 1; the oldest leave first when a reader is attached and the log is full. The frame objects the run
- * delivered are kept as they are (no copy per event): a frame's sequence is its place in the log.
+ * reattaching reader may still ask for. Frames are numbered from 1 and kept encoded (the `data:` record
+ * every reader writes); an event's bytes are its cursor's and its record's, as a reader gets them. Only
+ * the record is held: the cursor is `<run token>.<sequence>` and the sequence is the frame's place in the
+ * log, so `after()` rebuilds both for the few reads while a burst appends one record per event and keeps
+ * nothing else alive (docs/benchmarks.md, "Runs that survive their connection": holding a burst's frame
+ * objects was the window's extra CPU, in the garbage collector).
+ * The oldest leave first when a reader is attached and the log is full.
  */
 export class RunEventLog {
-  private readonly frames: EventFrame[] = [];
-  /** Index in `frames` of the oldest frame held (the array is compacted now and then, not shifted). */
+  private readonly records: string[] = [];
+  /** Index in `records` of the oldest record held (the array is compacted now and then, not shifted). */
   private head = 0;
   private heldBytes = 0;
-  /** Sequence of the oldest frame held, or the next one when none is. */
+  /** Sequence of the oldest record held, or the next one when none is. */
   private firstHeld = 1;
   private last = 0;
   private isClosed = false;
   private changed?: { promise: Promise<void>; resolve: () => void };
 
-  constructor(private readonly bounds: RunLogBounds) {}
+  /** `runToken`: the first half of each of the run's cursors (formatCursor). */
+  constructor(
+    private readonly runToken: string,
+    private readonly bounds: RunLogBounds,
+  ) {}
 
   get lastSequence(): number {
     return this.last;
@@ -47,11 +63,12 @@ export class RunEventLog {
   }
 
   /**
-   * Appends the run's next frame. Over a bound, the oldest frames make room when `mayEvict` (a reader is
-   * attached: it already has them); otherwise nothing is appended and the answer is false.
+   * Appends the run's next frame, sequence `lastSequence + 1`, by its SSE record (`frame.data`; its id is
+   * that cursor). Over a bound, the oldest frames make room when `mayEvict` (a reader is attached: it
+   * already has them); otherwise nothing is appended and the answer is false.
    */
-  append(frame: EventFrame, mayEvict: boolean): boolean {
-    const bytes = frame.id.length + frame.data.length;
+  append(record: string, mayEvict: boolean): boolean {
+    const bytes = this.bytesOf(this.last + 1, record);
     while (!this.fits(bytes) && mayEvict && this.evictOldest());
     let hasRoom = this.fits(bytes) && this.bounds.total.take(bytes);
     while (!hasRoom && mayEvict && this.evictOldest())
@@ -59,14 +76,15 @@ export class RunEventLog {
     if (!hasRoom && !mayEvict) return false;
     const sequence = ++this.last;
     if (hasRoom) {
-      this.frames.push(frame);
+      this.records.push(record);
       this.heldBytes += bytes;
     } else {
       // Even an empty log cannot hold it (the process total is taken by other runs): an attached reader
       // has it; a later reattach from before it is told the events expired.
       this.firstHeld = sequence + 1;
     }
-    this.wakeReaders();
+    // A resolve only when a reader waits: most appends of a burst have none.
+    if (this.changed) this.wakeReaders();
     return true;
   }
 
@@ -78,8 +96,13 @@ export class RunEventLog {
   /** The frames after `sequence` (0: from the first); `expired` when the next one is no longer held. */
   after(sequence: number): LogRead {
     if (this.hasDropped(sequence)) return { kind: 'expired' };
-    const start = this.head + (sequence + 1 - this.firstHeld);
-    return { kind: 'frames', frames: this.frames.slice(start) };
+    const frames: EventFrame[] = [];
+    for (let next = sequence + 1; next <= this.last; next++)
+      frames.push({
+        id: formatCursor(this.runToken, next),
+        data: this.records[this.head + (next - this.firstHeld)],
+      });
+    return { kind: 'frames', frames };
   }
 
   /** Settles at the next append or at the close. */
@@ -103,25 +126,29 @@ export class RunEventLog {
   release(): void {
     this.bounds.total.give(this.heldBytes);
     this.heldBytes = 0;
-    this.frames.length = 0;
+    this.records.length = 0;
     this.head = 0;
     this.firstHeld = this.last + 1;
   }
 
+  /** What the event counts against the bounds: its cursor's characters and its record's. */
+  private bytesOf(sequence: number, record: string): number {
+    return this.runToken.length + 1 + digitsOf(sequence) + record.length;
+  }
+
   private fits(bytes: number): boolean {
     const { maxEvents, maxBytes } = this.bounds;
-    return this.frames.length - this.head < maxEvents && this.heldBytes + bytes <= maxBytes;
+    return this.records.length - this.head < maxEvents && this.heldBytes + bytes <= maxBytes;
   }
 
   private evictOldest(): boolean {
-    if (this.head >= this.frames.length) return false;
-    const oldest = this.frames[this.head++];
-    const bytes = oldest.id.length + oldest.data.length;
+    if (this.head >= this.records.length) return false;
+    const bytes = this.bytesOf(this.firstHeld, this.records[this.head++]);
     this.heldBytes -= bytes;
     this.bounds.total.give(bytes);
     this.firstHeld++;
-    if (this.head > 1024 && this.head * 2 > this.frames.length) {
-      this.frames.splice(0, this.head);
+    if (this.head > 1024 && this.head * 2 > this.records.length) {
+      this.records.splice(0, this.head);
       this.head = 0;
     }
     return true;

@@ -42,7 +42,7 @@ export class RunLogRegistry {
     const { reattach } = this.config;
     if (reattach.graceMs <= 0) return undefined;
     const { shared } = this;
-    const log = new RunEventLog({
+    const log = new RunEventLog(identity.runToken, {
       maxEvents: reattach.maxEventsPerRun,
       maxBytes: reattach.maxBytesPerRun,
       total: this.total,

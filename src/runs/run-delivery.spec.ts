@@ -56,7 +56,7 @@ function deliver(run: CountedRun, log: string[] = [], eventLog: RunDeliveryLog =
 function retained(run: CountedRun, graceMs: number, maxEvents = 100) {
   const abandoned: string[] = [];
   let endedCount = 0;
-  const log = new RunEventLog({ maxEvents, maxBytes: 1 << 20, total: new ByteBudget(1 << 20) });
+  const log = new RunEventLog(RUN_TOKEN, { maxEvents, maxBytes: 1 << 20, total: new ByteBudget(1 << 20) });
   const state = threadStateFixture();
   const kept = new RetainedRun(
     {

@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Logger, type OnModuleInit } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { SystemClock, type Clock } from '../common/clock';
@@ -210,9 +211,7 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
 async function writeFileDurably(path: string, text: string): Promise<void> {
   // O_EXCL|O_NOFOLLOW: never write through a file or link someone planted at the temp name.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const fd = await new Promise<number>((resolve, reject) =>
-    open(path, flags, PRIVATE_FILE_MODE, (error, opened) => (error ? reject(error) : resolve(opened))),
-  );
+  const fd = await openInPool(path, flags, PRIVATE_FILE_MODE);
   try {
     fchmodSync(fd, PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
     writeFileSync(fd, text, 'utf8');
@@ -222,17 +221,16 @@ async function writeFileDurably(path: string, text: string): Promise<void> {
   }
 }
 
-function fsyncOf(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
-}
+// The callback forms: a plain descriptor, no FileHandle object per call.
+const openInPool = promisify(open);
+const fsyncOf = promisify(fsync);
+const renameInPool = promisify(rename);
 
 /** The Python store retries the rename up to 3 times: Windows refuses it while a reader has the file open. */
 async function renameWithRetry(from: string, to: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await new Promise<void>((resolve, reject) =>
-        rename(from, to, (error) => (error ? reject(error) : resolve())),
-      );
+      await renameInPool(from, to);
       return;
     } catch (error) {
       if (attempt >= RENAME_ATTEMPTS || isErrno(error, 'ENOENT')) throw error;

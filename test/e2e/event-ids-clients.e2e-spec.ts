@@ -4,6 +4,7 @@ import { EventSource } from 'eventsource';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { readWithPythonSdk } from '../support/python-sdk';
 import { parseSse } from '../support/sse-client';
 import { runInput } from '../support/run-input';
 import { useGateway } from '../support/use-gateway';
@@ -45,7 +46,8 @@ async function runWith(Agent: typeof HttpAgent, url: string, threadId: string) {
 
 /**
  * Every SSE event now carries an `id:` line (docs/behaviour/reattach.md#event-ids): the clients users run
- * read these streams exactly as before, event for event, and a standard parser sees the ids.
+ * read these streams exactly as before, event for event (HttpAgent, the bundled @ag-ui/client, the Python
+ * ag-ui-protocol SDK's models), and a standard parser sees the ids.
  */
 describe('event ids and the clients that read them', () => {
   const gateway = useGateway({ upstream: true, env: { IAC_CODE_AGUI_REATTACH_SECONDS: '30' } });
@@ -81,6 +83,38 @@ describe('event ids and the clients that read them', () => {
     expect(messages.map((message) => JSON.parse(message.data) as BaseEvent)).toEqual(sent.events);
     expect(messages.map((message) => message.id)).toEqual(sent.ids);
   });
+
+  it.each([
+    ['a turn with reasoning, a tool call and text', 'hello'],
+    ['a turn that ends at an interrupt', 'permission'],
+  ])(
+    'the Python ag-ui-protocol SDK validates every event of %s, the same as without ids',
+    async (_n, text) => {
+      const runId = `run-python-${text}`;
+      const response = await fetch(gateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify(runInput({ threadId: `ids-python-${text}`, runId, text })),
+      });
+      const raw = await response.text();
+      const sent = parseSse(raw);
+      const withIds = await readWithPythonSdk(raw);
+      // The same bytes as a stream from before event ids: its `id:` lines taken out.
+      const withoutIds = await readWithPythonSdk(raw.replace(/^id:.*\n/gm, ''));
+      expect(withIds.map((read) => read.event)).toEqual(sent.events);
+      expect(withIds.map((read) => read.id)).toEqual(sent.ids);
+      expect(withoutIds.map(({ model, event }) => ({ model, event }))).toEqual(
+        withIds.map(({ model, event }) => ({ model, event })),
+      );
+      expect(withoutIds.every((read) => read.id === null)).toBe(true);
+      // Each validated as the SDK's own class for its type (RUN_STARTED as RunStartedEvent, …).
+      for (const { model, event } of withIds)
+        expect(model.replace(/Event$/, '').toLowerCase()).toBe(
+          String(event.type).replace(/_/g, '').toLowerCase(),
+        );
+      expect(sent.events.at(-1)?.type).toBe('RUN_FINISHED');
+    },
+  );
 
   it('a browser-style EventSource follows a run over the reattach route, lastEventId on each event', async () => {
     const threadId = 'ids-eventsource';

@@ -1,12 +1,13 @@
 import type { BaseEvent } from '@ag-ui/core';
 import * as fc from 'fast-check';
 import Redis from 'ioredis';
+import { RunLogRegistry } from '../../src/run-log/run-log-registry';
 import { RedisThreadStore } from '../../src/threads/redis-thread-store';
 import { THREAD_STORE } from '../../src/threads/thread-store';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { startRedisServer, type RunningRedis } from '../support/redis-server';
 import { runInput } from '../support/run-input';
-import { openEvents, openRun, postRun } from '../support/sse-client';
+import { eventually, openEvents, openRun, postRun } from '../support/sse-client';
 import type { RunningGateway } from '../support/start-gateway';
 import { useGateway } from '../support/use-gateway';
 
@@ -97,6 +98,47 @@ describe('reattaching on another replica (Redis Streams)', () => {
     expect(followed.events.at(-1)?.type).toBe('RUN_FINISHED');
     await expectConformantEvents(followed.events);
     expect((await cancelsOf()).length).toBe(cancelsBefore);
+  });
+
+  it("the process total bounds A's memory in Redis mode too: a detached run over it is cancelled, its shared log deleted", async () => {
+    // The flood (about 16 MiB) fits the run's own bound here: only the total of the process can stop it.
+    const a = await startReplica({
+      IAC_CODE_AGUI_REATTACH_MAX_BYTES: String(64 * 1024 * 1024),
+      IAC_CODE_AGUI_REATTACH_TOTAL_BYTES: String(256 * 1024),
+    });
+    const b = await startReplica();
+    const threadId = 'redis-flood';
+    const cancelsBefore = (await cancelsOf()).length;
+    const owner = openRun(a.url, runInput({ threadId, runId: 'run-redis-flood', text: 'flood' }), {
+      disconnectAfterEvents: 3,
+    });
+    await owner.finished;
+    const logged = await eventually(
+      async () => a.logs.join('\n'),
+      (text) => text.includes('the event log of a detached run is full'),
+      20_000,
+    );
+    expect(logged).toContain('the event log of a detached run is full');
+    const cancels = await eventually(
+      () => cancelsOf(),
+      (found) => found.length > cancelsBefore,
+      20_000,
+    );
+    expect(cancels).toHaveLength(cancelsBefore + 1);
+    // The abandoned run's bytes are back in A's total, and its Redis record is gone: no replica offers it.
+    const held = await eventually(
+      async () => a.app.get(RunLogRegistry).heldBytes,
+      (bytes) => bytes === 0,
+      20_000,
+    );
+    const records = await eventually(
+      () => raw.exists(`reattach:runlog:thread:${threadId}`),
+      (count) => count === 0,
+      20_000,
+    );
+    expect([held, records]).toEqual([0, 0]);
+    expect((await fetch(byThread(b, threadId))).status).toBe(404);
+    expect((await fetch(byThread(a, threadId))).status).toBe(404);
   });
 
   it('B answers 404 for a run no replica retains', async () => {
