@@ -1,7 +1,6 @@
 import type { EventFrame } from '../wire/sse-frame';
 import type { ByteBudget } from './byte-budget';
 import { formatCursor } from './event-cursor';
-import { RecordArena } from './record-arena';
 
 export interface RunLogBounds {
   readonly maxEvents: number;
@@ -35,7 +34,9 @@ function digitsOf(sequence: number): number {
  * The oldest leave first when a reader is attached and the log is full.
  */
 export class RunEventLog {
-  private readonly records = new RecordArena();
+  private readonly records: string[] = [];
+  /** Index in `records` of the oldest record held (the array is compacted now and then, not shifted). */
+  private head = 0;
   private heldBytes = 0;
   /** Sequence of the oldest record held, or the next one when none is. */
   private firstHeld = 1;
@@ -75,7 +76,7 @@ export class RunEventLog {
     if (!hasRoom && !mayEvict) return false;
     const sequence = ++this.last;
     if (hasRoom) {
-      this.records.push(record, bytes);
+      this.records.push(record);
       this.heldBytes += bytes;
     } else {
       // Even an empty log cannot hold it (the process total is taken by other runs): an attached reader
@@ -99,7 +100,7 @@ export class RunEventLog {
     for (let next = sequence + 1; next <= this.last; next++)
       frames.push({
         id: formatCursor(this.runToken, next),
-        data: this.records.at(next - this.firstHeld),
+        data: this.records[this.head + (next - this.firstHeld)],
       });
     return { kind: 'frames', frames };
   }
@@ -125,7 +126,8 @@ export class RunEventLog {
   release(): void {
     this.bounds.total.give(this.heldBytes);
     this.heldBytes = 0;
-    this.records.clear();
+    this.records.length = 0;
+    this.head = 0;
     this.firstHeld = this.last + 1;
   }
 
@@ -136,15 +138,19 @@ export class RunEventLog {
 
   private fits(bytes: number): boolean {
     const { maxEvents, maxBytes } = this.bounds;
-    return this.records.count < maxEvents && this.heldBytes + bytes <= maxBytes;
+    return this.records.length - this.head < maxEvents && this.heldBytes + bytes <= maxBytes;
   }
 
   private evictOldest(): boolean {
-    if (this.records.count === 0) return false;
-    const bytes = this.records.dropOldest();
+    if (this.head >= this.records.length) return false;
+    const bytes = this.bytesOf(this.firstHeld, this.records[this.head++]);
     this.heldBytes -= bytes;
     this.bounds.total.give(bytes);
     this.firstHeld++;
+    if (this.head > 1024 && this.head * 2 > this.records.length) {
+      this.records.splice(0, this.head);
+      this.head = 0;
+    }
     return true;
   }
 
