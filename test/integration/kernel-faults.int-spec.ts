@@ -165,13 +165,17 @@ describe('kernel faults: deadlines, closed spans and a free thread', () => {
   it('a client that leaves mid-stream gets its task cancelled once and its next run admitted at once', async () => {
     for (const attempt of [1, 2, 3]) {
       const threadId = `leave-and-retry-${attempt}`;
+      const cancelArrived = proxy.hold('CancelTask');
       const left = await postRun(patient.url, runInput({ threadId, text: 'slow' }), {
         disconnectAfterEvents: 4,
       });
       const taskId = taskIdOf(left.events);
       expect(taskId).toEqual(expect.any(String));
-      // No waiting: the slot is free as soon as the execution is terminal, before CancelTask returns.
+      // The gateway has seen the client leave once its CancelTask reaches the proxy (held there, unanswered):
+      // the slot is free as soon as the execution is terminal, before CancelTask returns.
+      const releaseCancel = await cancelArrived;
       const next = await postRun(patient.url, runInput({ threadId, runId: 'run-2' }));
+      releaseCancel();
       expect(next.status).toBe(200);
       expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
       const cancels = await eventually(cancelledTaskIds, (ids) => ids.includes(taskId));
