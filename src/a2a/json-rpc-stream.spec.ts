@@ -14,6 +14,7 @@ import {
 import { formatKernelPing } from '../demo-kernel/kernel-sse-frames';
 import { MAX_SSE_EVENT_CHARS, streamJsonRpc } from './json-rpc-stream';
 import { withTenant } from './sdk-a2a-gateway';
+import type { OpenUpstreamStream } from './upstream-fetch';
 
 const ENDPOINT = 'http://kernel.test/a2a/';
 const TRACE = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
@@ -61,7 +62,21 @@ function scriptedFetch(answer: Answer) {
     });
     return new Response(body, { headers: { 'content-type': answer.contentType ?? 'text/event-stream' } });
   }) as typeof fetch;
-  return { fetchImpl, sent, cancelled };
+  return { fetchImpl, openStream: openOver(fetchImpl), sent, cancelled };
+}
+
+/** The gateway's stream opener over `fetchImpl`, so both readings get the same answer from the same fake. */
+function openOver(fetchImpl: typeof fetch): OpenUpstreamStream {
+  return async (url, { headers, body, signal }) => {
+    const response = await fetchImpl(url, { method: 'POST', headers, body, signal });
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? undefined,
+      body: response.body as ReadableStream<Uint8Array>,
+      text: () => response.text(),
+      cancel: () => void response.body?.cancel().catch(() => undefined),
+    };
+  };
 }
 
 function card(tenant: string): AgentCard {
@@ -137,7 +152,7 @@ async function bothReadings(answer: Answer, method: Method = 'SendStreamingMessa
       ? SendMessageRequest.toJSON(withTenant(sendRequest, kernel))
       : SubscribeToTaskRequest.toJSON(withTenant(subscribeRequest, kernel));
   const read = await outcomeOf(
-    streamJsonRpc(ours.fetchImpl, { endpoint: ENDPOINT, method, params, id: 1, ...options }),
+    streamJsonRpc(ours.openStream, { endpoint: ENDPOINT, method, params, id: 1, ...options }),
   );
   return { reference, read, sdkSent: sdk.sent, oursSent: ours.sent, cancelled: ours.cancelled };
 }
@@ -313,7 +328,7 @@ describe('streamJsonRpc: the SDK JSON-RPC stream, read with eventsource-parser a
   });
 
   it('an abort stops the frames already read and cancels the body; so does leaving early', async () => {
-    const { fetchImpl, cancelled } = scriptedFetch({ chunks: [sse(KERNEL_TURN)], staysOpen: true });
+    const { openStream, cancelled } = scriptedFetch({ chunks: [sse(KERNEL_TURN)], staysOpen: true });
     const abort = new AbortController();
     const call = {
       endpoint: ENDPOINT,
@@ -324,7 +339,7 @@ describe('streamJsonRpc: the SDK JSON-RPC stream, read with eventsource-parser a
     } as const;
     const seen: A2aFrame[] = [];
     const aborted = (async () => {
-      for await (const frame of streamJsonRpc(fetchImpl, { ...call, signal: abort.signal })) {
+      for await (const frame of streamJsonRpc(openStream, { ...call, signal: abort.signal })) {
         seen.push(frame);
         abort.abort(new Error('client left'));
       }
@@ -332,7 +347,7 @@ describe('streamJsonRpc: the SDK JSON-RPC stream, read with eventsource-parser a
     await expect(aborted).rejects.toThrow('client left');
     expect(seen).toHaveLength(1);
 
-    for await (const frame of streamJsonRpc(fetchImpl, { ...call, signal: new AbortController().signal })) {
+    for await (const frame of streamJsonRpc(openStream, { ...call, signal: new AbortController().signal })) {
       expect(frame).toStrictEqual(KERNEL_TURN[0]);
       break;
     }

@@ -3,6 +3,8 @@ import { fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
 import { createParser, type ParseError } from 'eventsource-parser';
 import type { A2aFrame } from '../wire/a2a-wire';
 import { toStreamResponseJson } from './stream-response-json';
+import { UpstreamHttpError } from './upstream-error';
+import type { OpenUpstreamStream, UpstreamStreamAnswer } from './upstream-fetch';
 
 /** One streaming JSON-RPC call, as the SDK's JSON-RPC transport would send it. */
 export interface JsonRpcStreamCall {
@@ -29,17 +31,16 @@ export const MAX_SSE_EVENT_CHARS = 4 * 1024 * 1024;
  * each envelope with the same messages, a JSON-RPC error frame as an Error whose cause is the SDK's error
  * class (src/a2a/json-rpc-stream.spec.ts runs both over the same bytes).
  *
- * `fetchImpl` is the gateway's upstream fetch behind `failingOnHttpErrors`, so a non-2xx answer has
- * already failed; `Accept: text/event-stream` selects its streams' pool, bounded by the idle deadline.
- * Returning early or aborting cancels the response body, so an abandoned run does not hold the
- * connection; frames already read when the signal aborts are not handed out.
+ * `openStream` is the gateway's streams' pool, bounded by the idle deadline; a non-2xx answer fails as
+ * UpstreamHttpError, as every JSON-RPC call does (`failingOnHttpErrors`). Returning early or aborting
+ * cancels the response body, so an abandoned run does not hold the connection; frames already read when
+ * the signal aborts are not handed out.
  */
 export async function* streamJsonRpc(
-  fetchImpl: typeof fetch,
+  openStream: OpenUpstreamStream,
   call: JsonRpcStreamCall,
 ): AsyncIterable<A2aFrame> {
-  const response = await fetchImpl(call.endpoint, {
-    method: 'POST',
+  const response = await openStream(call.endpoint, {
     headers: {
       ...call.serviceParameters,
       [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION,
@@ -49,8 +50,11 @@ export async function* streamJsonRpc(
     body: JSON.stringify({ jsonrpc: '2.0', method: call.method, params: call.params, id: call.id }),
     signal: call.signal,
   });
+  if (response.status < 200 || response.status > 299) {
+    response.cancel();
+    throw new UpstreamHttpError(response.status);
+  }
   await expectEventStream(response, call.method);
-  if (!response.body) throw new Error('SSE response body is undefined. Cannot read stream.');
 
   const frames: A2aFrame[] = [];
   let failure: unknown;
@@ -70,32 +74,36 @@ export async function* streamJsonRpc(
     },
     maxBufferSize: MAX_SSE_EVENT_CHARS,
   });
-  const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let endsWithLineFeed = false;
+  const feed = (text: string) => {
+    if (text.length === 0) return;
+    parser.feed(text);
+    endsWithLineFeed = text.charCodeAt(text.length - 1) === LINE_FEED;
+  };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-      if (text.length > 0) {
-        parser.feed(text);
-        endsWithLineFeed = text.charCodeAt(text.length - 1) === LINE_FEED;
-      }
-      // The SDK hands out an event whose last line ended, even without the blank line after it. (A parser
-      // stopped by the size bound must not be fed again: it would throw its own error instead.)
-      if (done && endsWithLineFeed && failure === undefined) parser.feed('\n');
-      for (const frame of frames) {
-        call.signal.throwIfAborted();
-        yield frame;
-      }
-      frames.length = 0;
-      if (failure !== undefined) throw failure;
-      if (done) return;
+    for await (const chunk of response.body) {
+      feed(decoder.decode(chunk, { stream: true }));
+      yield* handOut(frames, failure, call.signal);
     }
+    feed(decoder.decode());
+    // The SDK hands out an event whose last line ended, even without the blank line after it. (A parser
+    // stopped by the size bound must not be fed again: it would throw its own error instead.)
+    if (endsWithLineFeed && failure === undefined) parser.feed('\n');
+    yield* handOut(frames, failure, call.signal);
   } finally {
-    await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
+    response.cancel();
   }
+}
+
+/** The frames read so far, then the reading's failure if there is one; none once the call is aborted. */
+function* handOut(frames: A2aFrame[], failure: unknown, signal: AbortSignal): Iterable<A2aFrame> {
+  for (const frame of frames) {
+    signal.throwIfAborted();
+    yield frame;
+  }
+  frames.length = 0;
+  if (failure !== undefined) throw failure;
 }
 
 const LINE_FEED = 10;
@@ -153,8 +161,8 @@ function eventTooLarge(): Error {
  * A 2xx answer that is not an event stream: the SDK reads a JSON-RPC error from it if it is one, and
  * otherwise fails with the content type.
  */
-async function expectEventStream(response: Response, method: string): Promise<void> {
-  if (response.headers.get('Content-Type')?.startsWith('text/event-stream')) return;
+async function expectEventStream(response: UpstreamStreamAnswer, method: string): Promise<void> {
+  if (response.contentType?.startsWith('text/event-stream')) return;
   try {
     const body = JSON.parse(await response.text()) as { error?: unknown };
     if (body.error) throw fromJsonRpcErrorResponse(body as unknown as JsonRpcErrorEnvelope);

@@ -228,7 +228,13 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
     options: { serviceParameters: Record<string, string>; signal: AbortSignal },
   ): AsyncIterable<A2aFrame> {
     const id = this.nextStreamRequestId++;
-    return streamJsonRpc(this.rpcFetch, { endpoint: kernel.endpoint, method, params, id, ...options });
+    return streamJsonRpc(this.upstreamFetch.openStream, {
+      endpoint: kernel.endpoint,
+      method,
+      params,
+      id,
+      ...options,
+    });
   }
 
   /**

@@ -3,11 +3,32 @@ import { Agent, fetch as undiciFetch } from 'undici';
 /** The A2A protocol version the kernel speaks (its version gate refuses a call without it). */
 const A2A_PROTOCOL_VERSION = '1.0';
 
-/** A `fetch` for every call to the kernel, plus the connection pools it owns. */
+/** A `fetch` for every call to the kernel, the streaming calls' opener, and the connection pools they own. */
 export interface UpstreamFetch {
   readonly fetch: typeof fetch;
+  readonly openStream: OpenUpstreamStream;
   close(): Promise<void>;
 }
+
+/** The answer to a streaming call, its body read as it arrives. */
+export interface UpstreamStreamAnswer {
+  readonly status: number;
+  readonly contentType: string | undefined;
+  readonly body: AsyncIterable<Uint8Array>;
+  text(): Promise<string>;
+  /** Stops reading and frees the connection (a no-op once the body has ended). */
+  cancel(): void;
+}
+
+/** POSTs one streaming JSON-RPC call (the body already serialised) to the kernel. */
+export type OpenUpstreamStream = (
+  url: string,
+  request: {
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly signal: AbortSignal;
+  },
+) => Promise<UpstreamStreamAnswer>;
 
 export interface UpstreamDeadlines {
   /** IAC_CODE_AGUI_A2A_IDLE_SECONDS in ms: a stream with no byte at all (headers, frames, pings) for this long fails. */
@@ -24,7 +45,10 @@ export interface UpstreamDeadlines {
  * Streams (the SDK asks for `text/event-stream`) are bounded by silence, not by length: a kernel turn may
  * last an hour, but the kernel sends a `: ping` comment every 15 s, so no byte at all for `idleMs` means the
  * stream is dead. undici's own header and body timeouts measure exactly that (time to the headers, time
- * between body chunks), so they are set to `idleMs` on the streams' pool. Unary calls get an overall
+ * between body chunks), so they are set to `idleMs` on the streams' pool. The streams go through undici's
+ * `request` rather than its `fetch`: a Node stream for the body instead of a WHATWG Request clone, fetch
+ * controller and web stream per call, which were a third of an open run's heap (docs/benchmarks.md,
+ * "Memory"); src/a2a/json-rpc-stream.spec.ts keeps the SDK's fetch-based reading as the reference. Unary calls get an overall
  * `callTimeoutMs` through their AbortSignal, joined with the caller's (a CancelTask keeps its shorter bound).
  *
  * The bearer goes on every request, the agent card included, because the kernel guards every route
@@ -53,8 +77,35 @@ export function createUpstreamFetch(token: string | undefined, deadlines: Upstre
       dispatcher: isStream ? streams : calls,
     }) as unknown as Promise<Response>;
   };
+  const openStream: OpenUpstreamStream = async (url, request) => {
+    const { origin, pathname, search } = new URL(url);
+    const hasAuthorization = Object.keys(request.headers).some(
+      (name) => name.toLowerCase() === 'authorization',
+    );
+    const answer = await streams.request({
+      origin,
+      path: `${pathname}${search}`,
+      method: 'POST',
+      headers:
+        token && !hasAuthorization
+          ? { ...request.headers, authorization: `Bearer ${token}` }
+          : request.headers,
+      body: request.body,
+      signal: request.signal,
+    });
+    const contentType = answer.headers['content-type'];
+    return {
+      status: answer.statusCode,
+      contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+      body: answer.body,
+      text: () => answer.body.text(),
+      // Nothing reads the body any more: its abort error (or a late socket error) has nowhere to go.
+      cancel: () => void answer.body.on('error', () => undefined).destroy(),
+    };
+  };
   return {
     fetch: upstreamFetch as typeof fetch,
+    openStream,
     // destroy, not close: close() would wait for SSE bodies that are still open at shutdown.
     close: async () => {
       await Promise.all([streams.destroy(), calls.destroy()]);
