@@ -73,8 +73,6 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
   private readonly logger = new Logger(SdkA2aGateway.name);
   private readonly baseUrl: string;
   private readonly upstreamFetch: UpstreamFetch;
-  /** The fetch of every JSON-RPC call: a non-2xx answer fails as UpstreamHttpError. */
-  private readonly rpcFetch: typeof fetch;
   private readonly resolver: PinnedAgentCardResolver;
   private readonly factory: ClientFactory;
   private kernelPromise?: Promise<KernelClient>;
@@ -92,9 +90,9 @@ export class SdkA2aGateway implements A2aGateway, OnApplicationShutdown {
       this.upstreamFetch.fetch,
       options.cardTimeoutMs ?? DEFAULT_CARD_TIMEOUT_MS,
     );
-    this.rpcFetch = failingOnHttpErrors(this.upstreamFetch.fetch);
     this.factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl: this.rpcFetch })],
+      // Every unary JSON-RPC call: a non-2xx answer fails as UpstreamHttpError (the streams check it themselves).
+      transports: [new JsonRpcTransportFactory({ fetchImpl: failingOnHttpErrors(this.upstreamFetch.fetch) })],
       preferredTransports: ['JSONRPC'],
       cardResolver: this.resolver,
       clientConfig: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES },
