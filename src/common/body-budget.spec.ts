@@ -17,6 +17,15 @@ describe('BodyBudget', () => {
     expect(budget.tryTake(100)).toBe(true);
   });
 
+  it('charges a body three times its size, at most the whole budget, and a body past the budget its size', () => {
+    const budget = new BodyBudget({ bodyBudgetBytes: 100 });
+    expect(budget.chargeFor(10)).toBe(30);
+    expect(budget.chargeFor(34)).toBe(100);
+    expect(budget.chargeFor(100)).toBe(100);
+    expect(budget.chargeFor(101)).toBe(101);
+    expect(budget.tryTake(budget.chargeFor(101))).toBe(false);
+  });
+
   it('has the documented default', () => {
     expect(new BodyBudget().maxBytes).toBe(DEFAULT_BODY_BUDGET_BYTES);
   });

@@ -30,18 +30,19 @@ export class CancelController {
       negotiateLanguage(request.headers['accept-language'], this.config.processLanguage),
     );
     assertJsonMediaType(request);
-    const body = await readJsonBody(request, {
+    const principal = getRequestPrincipal(request);
+    const limits = {
       maxBytes: Math.min(this.config.maxRequestBytes, this.config.maxCancelBytes),
       idleMs: this.config.http.bodyIdleMs,
       tooLargeKey: 'cancelTooLarge',
       invalidJsonKey: 'cancelInvalidJson',
       budget: this.budget,
-    });
-    const principal = getRequestPrincipal(request);
-    const status = await this.cancellation.cancel({
+    } as const;
+    const cancelRequest = await readJsonBody(request, limits, (body) => ({
       ...parseCancelRequest(executionId, body.value),
       ...(principal !== undefined ? { principal } : {}),
-    });
+    }));
+    const status = await this.cancellation.cancel(cancelRequest);
     return { executionId, status };
   }
 }

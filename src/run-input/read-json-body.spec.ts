@@ -2,7 +2,9 @@ import { PassThrough } from 'node:stream';
 import type { Request } from 'express';
 import { BodyBudget } from '../common/body-budget';
 import { ErrorCode } from '../common/error-code';
-import { readJsonBody, type BodyLimits } from './read-json-body';
+import { readJsonBody, type BodyLimits, type JsonBody } from './read-json-body';
+
+const asRead = (body: JsonBody) => body;
 
 /** A request whose body arrives in the given chunks, with a Content-Length when `declared` is given. */
 function requestOf(chunks: string[], declared?: number): Request {
@@ -35,7 +37,7 @@ describe('readJsonBody', () => {
     ['not announced, in chunks', pieces, undefined],
     ['not announced, in one chunk', [text], undefined],
   ])('reads a body %s exactly', async (_name, chunks, declared) => {
-    await expect(readJsonBody(requestOf(chunks, declared), limits())).resolves.toEqual({
+    await expect(readJsonBody(requestOf(chunks, declared), limits(), asRead)).resolves.toEqual({
       raw: text,
       value: JSON.parse(text),
     });
@@ -45,7 +47,7 @@ describe('readJsonBody', () => {
     const budget = new BodyBudget({ bodyBudgetBytes: 100 });
     budget.tryTake(90);
     await expect(
-      readJsonBody(requestOf([text], Buffer.byteLength(text)), limits(budget)),
+      readJsonBody(requestOf([text], Buffer.byteLength(text)), limits(budget), asRead),
     ).rejects.toMatchObject({
       code: ErrorCode.SERVER_BUSY,
     });
@@ -54,19 +56,43 @@ describe('readJsonBody', () => {
 
   it('counts an unannounced body against the budget as it arrives, and frees it once parsed', async () => {
     const small = new BodyBudget({ bodyBudgetBytes: 10 });
-    await expect(readJsonBody(requestOf(pieces), limits(small))).rejects.toMatchObject({
+    await expect(readJsonBody(requestOf(pieces), limits(small), asRead)).rejects.toMatchObject({
       code: ErrorCode.SERVER_BUSY,
     });
     expect(small.bytesInFlight).toBe(0);
     const roomy = new BodyBudget({ bodyBudgetBytes: 1024 });
-    await readJsonBody(requestOf(pieces), limits(roomy));
+    await readJsonBody(requestOf(pieces), limits(roomy), asRead);
     expect(roomy.bytesInFlight).toBe(0);
+  });
+
+  it('holds three times the body until it is validated, and gives it back when validation fails', async () => {
+    const budget = new BodyBudget({ bodyBudgetBytes: 1024 });
+    const size = Buffer.byteLength(text);
+    const heldWhileValidating: number[] = [];
+    const validated = await readJsonBody(requestOf([text], size), limits(budget), (body) => {
+      heldWhileValidating.push(budget.bytesInFlight);
+      return body.value;
+    });
+    expect(validated).toEqual(JSON.parse(text));
+    expect(heldWhileValidating).toEqual([3 * size]);
+    expect(budget.bytesInFlight).toBe(0);
+
+    await expect(
+      readJsonBody(requestOf(pieces), limits(budget), () => {
+        heldWhileValidating.push(budget.bytesInFlight);
+        throw new Error('invalid input');
+      }),
+    ).rejects.toThrow('invalid input');
+    expect(heldWhileValidating).toEqual([3 * size, 3 * size]);
+    expect(budget.bytesInFlight).toBe(0);
   });
 
   it('refuses bytes that are not UTF-8 as INVALID_JSON', async () => {
     const stream = new PassThrough();
     const request = Object.assign(stream, { headers: {} }) as unknown as Request;
     setImmediate(() => stream.end(Buffer.from([0x7b, 0xff, 0x7d])));
-    await expect(readJsonBody(request, limits())).rejects.toMatchObject({ code: ErrorCode.INVALID_JSON });
+    await expect(readJsonBody(request, limits(), asRead)).rejects.toMatchObject({
+      code: ErrorCode.INVALID_JSON,
+    });
   });
 });

@@ -28,13 +28,19 @@ export function assertJsonMediaType(request: Request): void {
 }
 
 /**
- * Reads a JSON body with the cap enforced while streaming (docs/behaviour/http.md#request-checks steps 4–5). The route reads its
- * own body, after the guard, so an unauthenticated or oversized request is refused without being buffered;
- * Nest's body parser is off for the standalone app (main.ts) and passes these routes in a host that keeps
- * it on (HostBodyParserShield, docs/embedding.md#body-parsers). A body that stalls for `idleMs` is refused
- * and its connection closed after the answer, so a stalled client cannot hold a connection open.
+ * Reads a JSON body with the cap enforced while streaming (docs/behaviour/http.md#request-checks steps 4–5) and
+ * hands it to `validate`, holding the body's charge of the budget until `validate` returns: its text and
+ * parsed value are in memory until then. The route reads its own body, after the guard, so an
+ * unauthenticated or oversized request is refused without being buffered; Nest's body parser is off for the
+ * standalone app (main.ts) and passes these routes in a host that keeps it on (HostBodyParserShield,
+ * docs/embedding.md#body-parsers). A body that stalls for `idleMs` is refused and its connection closed after
+ * the answer, so a stalled client cannot hold a connection open.
  */
-export async function readJsonBody(request: Request, limits: BodyLimits): Promise<JsonBody> {
+export async function readJsonBody<T>(
+  request: Request,
+  limits: BodyLimits,
+  validate: (body: JsonBody) => T,
+): Promise<T> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
     throw new AguiError(ErrorCode.REQUEST_TOO_LARGE, limits.tooLargeKey);
@@ -46,7 +52,7 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
     // The bytes are a temporary: once decoded, only the text is referenced while it is parsed, so a large
     // body is not held twice through the parse.
     const raw = decodeUtf8(await readCapped(request, limits, held, declared), limits);
-    return { raw, value: parseJsonText(raw, limits) };
+    return validate({ raw, value: parseJsonText(raw, limits) });
   } finally {
     held.giveAll();
   }
@@ -106,11 +112,13 @@ class HeldBytes {
   private bytes = 0;
   constructor(private readonly budget: BodyBudget | undefined) {}
 
-  /** Holds `total` bytes in all (a no-op when it holds that much already); false when the budget is spent. */
+  /** Holds the charge of a `total`-byte body (a no-op when it holds that much already); false when the budget is spent. */
   take(total: number): boolean {
-    if (!this.budget || total <= this.bytes) return true;
-    if (!this.budget.tryTake(total - this.bytes)) return false;
-    this.bytes = total;
+    if (!this.budget) return true;
+    const charge = this.budget.chargeFor(total);
+    if (charge <= this.bytes) return true;
+    if (!this.budget.tryTake(charge - this.bytes)) return false;
+    this.bytes = charge;
     return true;
   }
 

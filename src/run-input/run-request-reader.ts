@@ -40,21 +40,23 @@ export class RunRequestReader {
     const acceptLanguage = request.headers['accept-language'];
     setRequestLanguage(request, negotiateLanguage(acceptLanguage, this.config.processLanguage));
     assertJsonMediaType(request);
-    const body = await readJsonBody(request, {
+    const limits = {
       maxBytes: this.config.maxRequestBytes,
       idleMs: this.config.http.bodyIdleMs,
       tooLargeKey: 'requestTooLarge',
       invalidJsonKey: 'invalidJson',
       budget: this.budget,
-    });
-    const language = this.languageOf(body.value, acceptLanguage);
-    setRequestLanguage(request, language);
-    const agentCoreSessionId = agentCoreSessionIdOf(request.headers);
-    return this.toRunRequest(body, {
-      face,
-      language,
-      ...(agentCoreSessionId ? { agentCoreSessionId } : {}),
-      ...(principal !== undefined ? { principal } : {}),
+    } as const;
+    return readJsonBody(request, limits, (body) => {
+      const language = this.languageOf(body.value, acceptLanguage);
+      setRequestLanguage(request, language);
+      const agentCoreSessionId = agentCoreSessionIdOf(request.headers);
+      return this.toRunRequest(body, {
+        face,
+        language,
+        ...(agentCoreSessionId ? { agentCoreSessionId } : {}),
+        ...(principal !== undefined ? { principal } : {}),
+      });
     });
   }
 

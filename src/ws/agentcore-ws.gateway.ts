@@ -12,6 +12,7 @@ import {
 } from '../auth/request-authenticator';
 import { getRequestPrincipal, setRequestPrincipal } from '../auth/request-principal';
 import { selectedProtocol, tokenFromProtocols } from '../auth/websocket-protocol-token';
+import { BodyBudget } from '../common/body-budget';
 import { CLOCK, type Clock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MessageCatalogue } from '../i18n/message-catalogue';
@@ -47,6 +48,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(WS_PATH) private readonly path: string,
+    private readonly budget: BodyBudget,
   ) {}
 
   /**
@@ -108,6 +110,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
       logger: this.logger,
       inLogContext,
       wire: request.socket,
+      budget: this.budget,
     });
   }
 

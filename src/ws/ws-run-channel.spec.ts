@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import type { WebSocket } from 'ws';
 import { AguiError } from '../common/agui-error';
+import { BodyBudget } from '../common/body-budget';
 import { ErrorCode } from '../common/error-code';
 import { MessageCatalogue } from '../i18n/message-catalogue';
 import type { RunSink } from '../runs/run-flow-control';
@@ -90,6 +91,7 @@ describe('WsRunChannel', () => {
   const open = (
     context: Partial<WsConnectionContext> = {},
     heartbeat = { heartbeatMs: 60_000, missedPongLimit: 2 },
+    budget?: BodyBudget,
   ) => {
     const socket = new FakeSocket();
     const wire = new FakeWire(socket.log);
@@ -105,11 +107,68 @@ describe('WsRunChannel', () => {
         logger: new Logger('WsRunChannelSpec'),
         inLogContext: (handler) => handler(),
         wire,
+        ...(budget ? { budget } : {}),
       },
     );
     const receive = (text: string) => socket.emit('message', Buffer.from(text), false);
     return { socket, runs, receive, wire };
   };
+
+  describe('the body budget (docs/behaviour/bounds.md#memory)', () => {
+    const busy = new MessageCatalogue().render('serverBusy', 'en');
+
+    it('refuses an input the budget cannot hold with SERVER_BUSY at once between runs, admitting nothing', async () => {
+      const budget = new BodyBudget({ bodyBudgetBytes: 1024 });
+      budget.tryTake(1000);
+      const { socket, runs, receive } = open({}, undefined, budget);
+      receive(input('run-1'));
+      await runs.settle();
+      expect(runs.admitted).toEqual([]);
+      expect(socket.events()).toMatchObject([{ type: 'RUN_ERROR', code: 'SERVER_BUSY', message: busy }]);
+      expect(budget.bytesInFlight).toBe(1000);
+      expect(socket.closedWith).toBeUndefined();
+    });
+
+    it('holds three times an input until it is validated, a waiting input until it starts, and gives back on close', async () => {
+      const budget = new BodyBudget({ bodyBudgetBytes: 1024 });
+      const { socket, runs, receive } = open({}, undefined, budget);
+      const heldAtValidation: number[] = [];
+      const toRunRequest = runs.toRunRequest.bind(runs);
+      runs.toRunRequest = (body) => {
+        heldAtValidation.push(budget.bytesInFlight);
+        return toRunRequest(body);
+      };
+      const first = input('run-1');
+      receive(first);
+      const run = await runs.started('run-1');
+      expect(heldAtValidation).toEqual([3 * first.length]);
+      expect(budget.bytesInFlight).toBe(0);
+
+      const waiting = input('run-2');
+      receive(waiting);
+      expect(budget.bytesInFlight).toBe(3 * waiting.length);
+      // The budget is spent: this one is refused, after the active run's end, not in the middle of its frames.
+      budget.tryTake(1024 - budget.bytesInFlight);
+      receive(input('run-3'));
+      expect(socket.events()).toEqual([]);
+      budget.give(1024 - 3 * waiting.length);
+
+      run.next(event('RUN_FINISHED', 'run-1'));
+      run.complete();
+      await runs.started('run-2');
+      expect(socket.events()).toMatchObject([
+        { type: 'RUN_FINISHED', runId: 'run-1' },
+        { type: 'RUN_ERROR', code: 'SERVER_BUSY', message: busy },
+      ]);
+      expect(runs.admitted).toEqual(['run-1', 'run-2']);
+      expect(budget.bytesInFlight).toBe(0);
+
+      receive(input('run-4'));
+      expect(budget.bytesInFlight).toBe(3 * input('run-4').length);
+      socket.emit('close');
+      expect(budget.bytesInFlight).toBe(0);
+    });
+  });
 
   describe('heartbeat', () => {
     beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));

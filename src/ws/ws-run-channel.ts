@@ -2,6 +2,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import type { Logger } from '@nestjs/common';
 import { WebSocket, type RawData } from 'ws';
 import { isAguiError } from '../common/agui-error';
+import type { BodyBudget } from '../common/body-budget';
 import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
@@ -76,6 +77,11 @@ export interface WsRunChannelOptions {
    * waits for its 'drain'.
    */
   readonly wire?: WsWire;
+  /**
+   * The process-wide budget of bodies in flight (IAC_CODE_AGUI_BODY_BUDGET_BYTES, docs/behaviour/bounds.md#memory):
+   * a message holds its charge from its arrival until it is validated (or dropped); one past it is refused.
+   */
+  readonly budget?: BodyBudget;
 }
 
 /**
@@ -99,11 +105,13 @@ export class WsRunChannel {
   /** Leaves the streaming run (its client gone); set while a run streams. */
   private leaveRun?: () => void;
   /** Inputs received while a run was active, oldest first, each with the language it negotiated. */
-  private readonly queued: { body: JsonBody; language: Language }[] = [];
+  private readonly queued: { body: JsonBody; language: Language; charge: number }[] = [];
   /** Refusals owed for inputs beyond the queue, oldest first, sent once the active run has ended. */
   private readonly refusalsDue: { runId: string; language: Language }[] = [];
   /** Refusals owed beyond MAX_NAMED_REFUSALS, per language. */
   private readonly unnamedRefusalsDue = new Map<Language, number>();
+  /** SERVER_BUSY refusals owed for inputs the budget could not hold while a run streamed, per language. */
+  private readonly busyRefusalsDue = new Map<Language, number>();
   /** Set when the connection's TCP socket is known (always, except in unit specs without one). */
   private readonly wireCork?: TurnCork;
 
@@ -132,29 +140,53 @@ export class WsRunChannel {
     this.unansweredPings = 0;
     const language = this.fallbackLanguage();
     if (isBinary) return this.close(WsCloseCode.UNSUPPORTED_DATA, 'notAnObject', language);
+    const charge = this.takeCharge(byteLengthOf(data));
+    if (charge === undefined) return this.refuseBusy(language);
     const raw = textOf(data);
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch {
+      this.giveBack(charge);
       return this.close(WsCloseCode.UNSUPPORTED_DATA, 'invalidJson', language);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.giveBack(charge);
       return this.close(WsCloseCode.UNSUPPORTED_DATA, 'notAnObject', language);
+    }
     const runLanguage = this.runs.languageOf(value, this.context.acceptLanguage);
-    if (this.isRunActive) return this.wait({ raw, value }, runLanguage);
+    if (this.isRunActive) return this.wait({ raw, value }, runLanguage, charge);
     this.isRunActive = true;
     // eslint-disable-next-line @typescript-eslint/no-floating-promises -- a socket message handler cannot wait; start() answers every failure on the socket itself
-    void this.start({ raw, value }, runLanguage);
+    void this.start({ raw, value }, runLanguage, charge);
+  }
+
+  /** The message's charge of the budget, taken; undefined when the budget cannot hold it. */
+  private takeCharge(bytes: number): number | undefined {
+    const budget = this.options.budget;
+    if (!budget) return 0;
+    const charge = budget.chargeFor(bytes);
+    return budget.tryTake(charge) ? charge : undefined;
+  }
+
+  private giveBack(charge: number): void {
+    this.options.budget?.give(charge);
+  }
+
+  /** SERVER_BUSY for an input the budget could not hold: at once between runs, after the run's end during one. */
+  private refuseBusy(language: Language): void {
+    if (!this.isRunActive) return this.sendError(ErrorCode.SERVER_BUSY, 'serverBusy', language);
+    this.busyRefusalsDue.set(language, (this.busyRefusalsDue.get(language) ?? 0) + 1);
   }
 
   /** One run at a time per socket: a later input waits for the run's end, or is refused then if too many wait. */
-  private wait(body: JsonBody, language: Language): void {
+  private wait(body: JsonBody, language: Language, charge: number): void {
     const capacity = this.context.closeAfterRun ? 0 : MAX_QUEUED_WS_INPUTS;
     if (this.queued.length < capacity) {
-      this.queued.push({ body, language });
+      this.queued.push({ body, language, charge });
       return;
     }
+    this.giveBack(charge);
     if (this.refusalsDue.length < MAX_NAMED_REFUSALS)
       this.refusalsDue.push({ runId: runIdLabelOf(body.value), language });
     else this.unnamedRefusalsDue.set(language, (this.unnamedRefusalsDue.get(language) ?? 0) + 1);
@@ -169,25 +201,33 @@ export class WsRunChannel {
       for (let sent = 0; sent < count; sent++)
         this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId: 'null' });
     this.unnamedRefusalsDue.clear();
+    for (const [language, count] of this.busyRefusalsDue)
+      for (let sent = 0; sent < count; sent++) this.sendError(ErrorCode.SERVER_BUSY, 'serverBusy', language);
+    this.busyRefusalsDue.clear();
     if (this.context.closeAfterRun) return this.close(WsCloseCode.NORMAL);
     const next = this.queued.shift();
     if (!next || this.socket.readyState !== WebSocket.OPEN) return;
     this.isRunActive = true;
     // eslint-disable-next-line @typescript-eslint/no-floating-promises -- started from the previous run's end; start() answers every failure on the socket itself
-    void this.start(next.body, next.language);
+    void this.start(next.body, next.language, next.charge);
   }
 
-  private async start(body: JsonBody, language: Language): Promise<void> {
+  private async start(body: JsonBody, language: Language, charge: number): Promise<void> {
     let admitted: AdmittedRun;
     try {
-      const request = this.runs.toRunRequest(body, {
-        face: 'ws',
-        language,
-        ...(this.context.agentCoreSessionId !== undefined
-          ? { agentCoreSessionId: this.context.agentCoreSessionId }
-          : {}),
-        ...(this.context.principal !== undefined ? { principal: this.context.principal } : {}),
-      });
+      let request: RunRequest;
+      try {
+        request = this.runs.toRunRequest(body, {
+          face: 'ws',
+          language,
+          ...(this.context.agentCoreSessionId !== undefined
+            ? { agentCoreSessionId: this.context.agentCoreSessionId }
+            : {}),
+          ...(this.context.principal !== undefined ? { principal: this.context.principal } : {}),
+        });
+      } finally {
+        this.giveBack(charge);
+      }
       admitted = await this.runs.admit(request);
     } catch (error) {
       if (!isAguiError(error)) return this.fail(error, 'admission failed', language);
@@ -297,7 +337,9 @@ export class WsRunChannel {
   /** Stops the heartbeat, drops the waiting inputs and leaves the active run (RunService's teardown cancels its A2A task). */
   private end(): void {
     clearInterval(this.heartbeat);
+    for (const { charge } of this.queued) this.giveBack(charge);
     this.queued.length = 0;
+    this.busyRefusalsDue.clear();
     this.refusalsDue.length = 0;
     this.unnamedRefusalsDue.clear();
     const leave = this.leaveRun;
@@ -318,6 +360,11 @@ function runIdLabelOf(value: unknown): string {
   const runId = (value as { runId?: unknown }).runId;
   if (typeof runId !== 'string') return 'null';
   return JSON.stringify(runId.length > LOGGED_ID_LENGTH ? `${runId.slice(0, LOGGED_ID_LENGTH)}…` : runId);
+}
+
+function byteLengthOf(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((total, piece) => total + piece.length, 0);
+  return data.byteLength;
 }
 
 function textOf(data: RawData): string {
