@@ -19,7 +19,11 @@ import type { Json } from '../support/interrupt-helpers';
  * replicas, an interrupt raised on A answered on B exactly once, cancel from the other replica, a crashed
  * replica's lease expiring, and a race of concurrent admissions that admits exactly one.
  */
-const LEASE_TTL_MS = 600;
+/**
+ * Long enough that a loaded machine answers a request well inside it (the crashed-replica test checks a
+ * refusal while the lease lives), short enough that waiting for its expiry stays cheap.
+ */
+const LEASE_TTL_MS = 3_000;
 
 let redis: RunningRedis;
 let raw: Redis;
@@ -209,18 +213,25 @@ describe('two replicas on one Redis', () => {
   it('frees the thread of a crashed replica after the lease TTL', async () => {
     const [a, b] = [await startReplica(), await startReplica()];
     const open = await startOpenRun(a, 'crash-thread');
-    // Crash A: its Redis connections drop without releasing the lease, then the process goes away.
+    // Crash A: its Redis connections drop without releasing the lease, so nobody renews or releases it.
     storeOf(a).disconnectWithoutCleanup();
-    const crashedAt = Date.now();
+    const leaseKey = redisThreadKeys(keyPrefix, 'crash-thread').lease;
+    const measuredAt = Date.now();
+    // What A's lease has left: it expires no earlier than measuredAt + remainingMs (Redis never expires early).
+    const remainingMs = await raw.pttl(leaseKey);
+    expect(remainingMs).toBeGreaterThan(0); // the lease has an expiry, and it is A's TTL at most
+    expect(remainingMs).toBeLessThanOrEqual(LEASE_TTL_MS);
+
+    const early = await postRun(b.url, runInput({ threadId: 'crash-thread', runId: 'run-2' }));
+    expect({ status: early.status, answeredBeforeExpiry: Date.now() < measuredAt + remainingMs }).toEqual({
+      status: 409,
+      answeredBeforeExpiry: true,
+    });
+    expect(JSON.parse(early.text).error.code).toBe('THREAD_BUSY');
     open.abort();
     await open.response;
     await a.close();
-    // A is gone but its lease is not: nobody released it.
-    expect(await raw.exists(redisThreadKeys(keyPrefix, 'crash-thread').lease)).toBe(1);
 
-    const early = await postRun(b.url, runInput({ threadId: 'crash-thread', runId: 'run-2' }));
-    expect(early.status).toBe(409);
-    expect(JSON.parse(early.text).error.code).toBe('THREAD_BUSY');
     const later = await eventually(
       () => postRun(b.url, runInput({ threadId: 'crash-thread', runId: `run-${Date.now()}` })),
       (response) => response.status === 200,
@@ -228,8 +239,8 @@ describe('two replicas on one Redis', () => {
     );
     expect(later.status).toBe(200);
     // The lease TTL is the behaviour: the thread was not freed before it ran out (a lower bound, which a
-    // slow machine cannot break).
-    expect(Date.now() - crashedAt).toBeGreaterThanOrEqual(LEASE_TTL_MS - 50);
+    // slow machine cannot break; 1 ms for the two clocks' rounding).
+    expect(Date.now()).toBeGreaterThanOrEqual(measuredAt + remainingMs - 1);
     expect(later.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     // The crashed run's execution was rotated out as terminal (docs/behaviour/state.md#admission step 8).
     expect((await documentOf('crash-thread'))?.terminalExecutionIds).toContain(open.executionId);

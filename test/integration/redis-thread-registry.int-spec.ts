@@ -22,6 +22,8 @@ let prefixCount = 0;
 const stores: RedisThreadStore[] = [];
 const registries: ThreadRegistry[] = [];
 
+/** Short (a test waits twice it), yet a renewal (every third of it) lands in time on a loaded machine. */
+const LEASE_TTL_MS = 1_000;
 const clock: Clock = { now: () => 1_750_000_000_000, uuid: () => randomUUID() };
 const logger = new Logger('redis-thread-registry.int-spec');
 
@@ -32,7 +34,12 @@ function replicas(count: number) {
     nodes: Array.from({ length: count }, () => {
       const store = new RedisThreadStore(
         { redisUrl: redis.url, keyPrefix, tls: false },
-        { ...DEFAULT_REDIS_THREAD_STORE_OPTIONS, leaseTtlMs: 300, lockTtlMs: 500, lockWaitMs: 3_000 },
+        {
+          ...DEFAULT_REDIS_THREAD_STORE_OPTIONS,
+          leaseTtlMs: LEASE_TTL_MS,
+          lockTtlMs: 500,
+          lockWaitMs: 3_000,
+        },
       );
       stores.push(store);
       const registry = new ThreadRegistry(store, store);
@@ -126,7 +133,7 @@ describe('ThreadRegistry on Redis', () => {
     const { state } = await a.admission.admit(request('t', 'run-1'));
     const run = new ThreadRunState(a.registry, state, 'run-1', logger);
     // A timer on purpose: the lease's TTL is the behaviour; past 2 × TTL only its renewal can have kept it.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, 2 * LEASE_TTL_MS));
     await expect(b.admission.admit(request('t', 'run-2'))).rejects.toMatchObject({
       code: ErrorCode.THREAD_BUSY,
     });

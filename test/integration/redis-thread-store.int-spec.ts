@@ -17,10 +17,15 @@ let raw: Redis;
 let prefixCount = 0;
 const openStores: RedisThreadStore[] = [];
 
+/**
+ * Short TTLs (the timed tests wait a small multiple of them), yet long enough that a renewal on a loaded
+ * machine — timers late by hundreds of milliseconds — still lands before expiry.
+ */
+const TTL_MS = 1_000;
 const FAST: RedisThreadStoreOptions = {
   ...DEFAULT_REDIS_THREAD_STORE_OPTIONS,
-  leaseTtlMs: 300,
-  lockTtlMs: 300,
+  leaseTtlMs: TTL_MS,
+  lockTtlMs: TTL_MS,
   lockWaitMs: 2_000,
 };
 
@@ -149,7 +154,7 @@ describe('RedisThreadStore run leases', () => {
       leaseToken: string;
     };
     // A timer on purpose: the lease TTL is the behaviour, renewed here by hand at a fraction of it.
-    for (let elapsed = 0; elapsed < 600; elapsed += 100) {
+    for (let elapsed = 0; elapsed < 2 * TTL_MS; elapsed += 100) {
       await expect(store.renewLease('thread-kept', kept.leaseToken)).resolves.toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -175,7 +180,7 @@ describe('RedisThreadStore lock and cancel broadcast', () => {
       return lock;
     });
     // A timer on purpose: the lock's TTL is the behaviour; past it only the renewal keeps it held.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1.5 * TTL_MS));
     order.push('a releases');
     await held.release();
     await (await waiting).release();
