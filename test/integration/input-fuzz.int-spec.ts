@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import {
+  ADMISSION_CODES,
   IN_STREAM_CODES,
   PRE_STREAM_CODES,
   cancelBodyArbitrary,
@@ -20,8 +21,9 @@ import { WsRunClient } from '../support/ws-client';
 
 /**
  * Property-based fuzzing of every input surface against the real app on port 0 (demo kernel, file store):
- * only documented statuses and codes come back, never a 5xx; a refused request leaves no directory and no
- * state file behind; and the heap does not grow across batches of requests. `AGUI_FUZZ_RUNS` scales the
+ * only documented statuses and codes come back, never a 5xx; a refused request leaves no state file and no
+ * directory behind (but the workspace it named, when the thread's state refused it after the workspace was
+ * resolved); and the heap does not grow across batches of requests. `AGUI_FUZZ_RUNS` scales the
  * number of bodies per property (default 120); scripts/fuzz-memory.ts runs 100,000 against the built service.
  */
 const RUNS = Number(process.env.AGUI_FUZZ_RUNS ?? 120);
@@ -92,14 +94,34 @@ describe('fuzzed input', () => {
     };
   }
 
-  /** What the error table allows for a refusal on a face: `POST /` (JSON envelope) or `/invocations` (one RUN_ERROR frame). */
-  function expectDocumentedRefusal(route: string, status: number, text: string): void {
+  /**
+   * What the error table allows for a refusal on a face: `POST /` (JSON envelope) or `/invocations` (one
+   * RUN_ERROR frame). Returns the code.
+   */
+  function expectDocumentedRefusal(route: string, status: number, text: string): string {
     const code =
       route === 'invocations'
         ? (parseSse(text).events as { code?: string }[])[0]?.code
         : (JSON.parse(text) as Envelope).error.code;
     expect(PRE_STREAM_CODES).toContain(code);
     expect(statusOfCode(code as string)).toBe(status);
+    return code as string;
+  }
+
+  /** The workspace a body names and its parents, relative to the root: what resolving it may create. */
+  function workspaceDirsOf(body: string): string[] {
+    let cwd: unknown;
+    try {
+      cwd = (JSON.parse(body) as { forwardedProps?: { iacCode?: { cwd?: unknown } } })?.forwardedProps
+        ?.iacCode?.cwd;
+    } catch {
+      return [];
+    }
+    if (typeof cwd !== 'string') return [];
+    const relative = path.relative(root, path.normalize(cwd));
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [];
+    const names = relative.split(path.sep);
+    return names.map((_, index) => names.slice(0, index + 1).join(path.sep));
   }
 
   /** A run that was admitted ends with RUN_FINISHED or a RUN_ERROR with an in-stream code. */
@@ -124,8 +146,14 @@ describe('fuzzed input', () => {
               admitted++;
               return expectDocumentedRun(text);
             }
-            expectDocumentedRefusal(route, status, text);
-            expect(await diskSnapshot()).toEqual(before);
+            const code = expectDocumentedRefusal(route, status, text);
+            // A refusal by the thread's state may leave the workspace the body named (created when it was
+            // resolved, before those checks, as the original does); nothing else, and never a state file.
+            const mayCreate = ADMISSION_CODES.has(code) ? workspaceDirsOf(request.body) : [];
+            const after = await diskSnapshot();
+            expect(after.filter((entry) => before.includes(entry) || !mayCreate.includes(entry))).toEqual(
+              before,
+            );
           },
         ),
         { numRuns: RUNS },

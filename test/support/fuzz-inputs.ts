@@ -24,6 +24,20 @@ export const PRE_STREAM_CODES: ReadonlySet<string> = new Set([
   ErrorCode.SERVER_BUSY,
 ]);
 
+/**
+ * The refusals the thread's state decides (docs/behaviour/state.md#admission steps 2–7): they come after the
+ * request's workspace was resolved, and resolving it creates it when missing (docs/behaviour/run-input.md#cwd).
+ */
+export const ADMISSION_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.STATE_UNAVAILABLE,
+  ErrorCode.EXECUTION_LOST,
+  ErrorCode.DUPLICATE_RUN_ID,
+  ErrorCode.RUN_ID_CONFLICT,
+  ErrorCode.THREAD_BUSY,
+  ErrorCode.THREAD_BINDING_CONFLICT,
+  ErrorCode.RESUME_REQUIRED,
+]);
+
 /** The codes a `RUN_ERROR` inside a stream may carry. */
 export const IN_STREAM_CODES: ReadonlySet<string> = new Set([
   ErrorCode.INVALID_INPUT,
