@@ -101,12 +101,17 @@ describe('SIGTERM drains the service and exits 0', () => {
     const socket = await WsRunClient.open(url);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The service has seen the signal once readiness turns 503 (not after a fixed time, which a loaded
+    // machine can outlast).
+    const readiness = await eventually(
+      () => fetch(`${url}health/ready`).then((response) => response.status),
+      (status) => status === 503,
+    );
+    expect(readiness).toBe(503);
 
     const refused = await postRun(url, runInput({ threadId: 'late', runId: 'run-1' }));
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.text).error.code).toBe('SERVICE_DRAINING');
-    expect((await fetch(`${url}health/ready`)).status).toBe(503);
 
     // The slow run outlives the 1.5 s drain: its task is cancelled and it ends with RUN_ERROR CANCELLED.
     const activeRun = await active;
