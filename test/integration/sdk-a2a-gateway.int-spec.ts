@@ -308,9 +308,10 @@ describe('SdkA2aGateway against an @a2a-js/sdk server', () => {
     const elapsed = performance.now() - started;
     expect(outcome).toBeInstanceOf(AguiError);
     expect((outcome as AguiError).code).toBe(ErrorCode.A2A_UNAVAILABLE);
-    // The cancel timeout (400 ms here) is the behaviour under test: it must have run out, and nothing else.
+    // The cancel timeout (400 ms here) is the behaviour under test: it must have run out, and no other timer
+    // (the next shortest is the card's 5 s; the bound below it leaves a loaded machine 4 s of lag).
     expect(elapsed).toBeGreaterThanOrEqual(380);
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeLessThan(4500);
     await iterator.return?.();
   });
 
