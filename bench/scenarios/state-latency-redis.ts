@@ -7,6 +7,7 @@ import { DEFAULT_REDIS_THREAD_STORE_OPTIONS } from '../../src/threads/redis-thre
 import { ThreadAdmissionService } from '../../src/threads/thread-admission.service';
 import { ThreadRegistry } from '../../src/threads/thread-registry';
 import { ThreadRunState } from '../../src/threads/thread-run-state';
+import { canonicalDigest } from '../../src/wire/canonical-digest';
 import { startRedisServer } from '../../test/support/redis-server';
 import { latencyFigures, type LatencyFigures } from './paced-latency';
 
@@ -41,7 +42,7 @@ function request(threadId: string, runId: string) {
   return {
     threadId,
     runId,
-    rawBody,
+    digest: canonicalDigest(rawBody),
     cwd: '/srv/ws',
     userId: null,
     rosInvocationId: `inv-${runId}`,

@@ -19,7 +19,7 @@ export function appliedDigestsFor(
 }
 
 /**
- * The digest of a resume entry: from `answerDigests(rawBody)` when present (Python-exact floats), else
+ * The digest of a resume entry: from `answerDigests(pythonResume)` when present (Python-exact floats), else
  * hashed from the entry as parsed by JavaScript (exact for every payload without a float such as `1.0`).
  */
 export function digestOfEntry(entry: ResumeEntry, answerDigests: ReadonlyMap<string, string>): string {

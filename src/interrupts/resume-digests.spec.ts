@@ -1,4 +1,6 @@
 import { answerDigestOf, answerDigests } from './resume-digests';
+import { parsePythonJson } from '../wire/parse-python-json';
+import type { PythonJsonValue } from '../wire/python-json-value';
 
 // Computed with Python: sha256(json.dumps({"status": s, "payload": p}, sort_keys=True,
 // separators=(",", ":"), ensure_ascii=False).encode()).hexdigest() — docs/behaviour/state.md#digests.
@@ -58,7 +60,9 @@ describe('answerDigests', () => {
     },
     { name: 'no resume', raw: '{"threadId":"t"}', expected: [] },
   ])('$name', ({ raw, expected }) => {
-    expect([...answerDigests(raw)]).toEqual(expected);
+    // As the request reader hands it over: `resume` of the body as Python parsed it.
+    const parsed = parsePythonJson(raw) as Record<string, PythonJsonValue>;
+    expect([...answerDigests(parsed.resume)]).toEqual(expected);
   });
 
   it('hashes a value built in code like the parsed body', () => {

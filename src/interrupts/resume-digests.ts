@@ -1,5 +1,4 @@
 import { canonicalDigestOfValue } from '../wire/canonical-digest';
-import { parsePythonJson } from '../wire/parse-python-json';
 import { PythonNumber, type PythonJsonValue } from '../wire/python-json-value';
 
 /**
@@ -12,18 +11,18 @@ export function answerDigestOf(status: string, payload: PythonJsonValue | undefi
 }
 
 /**
- * interruptId → answer digest for every `resume[]` entry of the raw request body, parsed as Python parsed
- * it so a client's `1.0` is hashed as `1.0` and digests match state files written by the original.
+ * interruptId → answer digest for every entry of the request's `resume`, as Python parsed it
+ * (`RunRequest.pythonResume`) so a client's `1.0` is hashed as `1.0` and digests match state files written by
+ * the original.
  * Entries without a string `interruptId` are skipped (the envelope DTO refuses them before this runs). An
  * id given twice maps to its digest when both occurrences agree and to `''` — which equals no recorded
  * digest — when they differ, so "every entry equals its applied digest" (docs/behaviour/interrupts.md#resume-preparation step 1) reads the same as
  * in the original, which compared each entry.
  */
-export function answerDigests(rawBody: string): Map<string, string> {
+export function answerDigests(pythonResume: PythonJsonValue | undefined): Map<string, string> {
   const digests = new Map<string, string>();
-  const body = parsePythonJson(rawBody);
-  if (!isRecord(body) || !Array.isArray(body.resume)) return digests;
-  for (const entry of body.resume) {
+  if (!Array.isArray(pythonResume)) return digests;
+  for (const entry of pythonResume) {
     if (!isRecord(entry) || typeof entry.interruptId !== 'string') continue;
     const status = typeof entry.status === 'string' ? entry.status : String(entry.status);
     const digest = answerDigestOf(status, entry.payload);

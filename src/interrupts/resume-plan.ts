@@ -48,7 +48,7 @@ export interface PlanResumeArgs {
   /** Ids pending before this request was reconciled: missing answers for these are refused (step 10). */
   pendingBefore: ReadonlySet<string>;
   resume: readonly ResumeEntry[];
-  /** `answerDigests(rawBody)`; an id missing here is hashed from the parsed entry instead. */
+  /** `answerDigests(pythonResume)`; an id missing here is hashed from the parsed entry instead. */
   answerDigests: ReadonlyMap<string, string>;
   now: number;
   validate: ValidateResponse;

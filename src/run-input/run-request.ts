@@ -1,4 +1,5 @@
 import type { Language } from '../i18n/message-catalogue';
+import type { PythonJsonValue } from '../wire/python-json-value';
 import type { IacCodeProps, RunAgentInput } from './parse-run-input';
 
 /**
@@ -11,8 +12,13 @@ export type Face = 'iac-code' | 'agentcore' | 'ws';
 export interface RunRequest {
   readonly input: RunAgentInput;
   readonly props: IacCodeProps;
-  /** The body exactly as received: the run digest is computed over it (docs/behaviour/state.md#digests). */
-  readonly rawBody: string;
+  /**
+   * The run digest of the body exactly as received (docs/behaviour/state.md#digests), computed while the body's
+   * charge of the budget is held: the raw text is not kept past validation.
+   */
+  readonly digest: string;
+  /** `resume` as Python parsed it (a client's `1.0` stays a float): the answers' digests are computed from it. */
+  readonly pythonResume?: PythonJsonValue;
   readonly language: Language;
   readonly face: Face;
   /** `X-Amzn-Bedrock-AgentCore-Runtime-Session-Id`, when the request carried a well-formed one. */

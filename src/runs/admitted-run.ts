@@ -2,13 +2,14 @@ import type { Language } from '../i18n/message-catalogue';
 import type { Face } from '../run-input/run-request';
 import type { IacCodeProps, RunAgentInput } from '../run-input/parse-run-input';
 import type { RunPersistence } from '../threads/run-persistence';
+import type { PythonJsonValue } from '../wire/python-json-value';
 
 /** A run that passed admission: its identities are fixed and its thread slot is held until release. */
 export interface AdmittedRun {
   readonly input: RunAgentInput;
   readonly props: IacCodeProps;
-  /** The body exactly as received: resume answers are digested from it as Python parsed it (docs/behaviour/state.md#digests). */
-  readonly rawBody: string;
+  /** `resume` as Python parsed it: the answers are digested from it (docs/behaviour/state.md#digests). */
+  readonly pythonResume?: PythonJsonValue;
   readonly language: Language;
   readonly threadId: string;
   /** The client's runId: every event of the run carries it. */

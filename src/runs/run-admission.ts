@@ -62,7 +62,7 @@ export class RunAdmission {
     const { state, expiredTaskId, staleTaskId, admittedRunId } = await this.admitOrRecover({
       threadId: input.threadId,
       runId: input.runId,
-      rawBody: request.rawBody,
+      digest: request.digest,
       cwd,
       userId: props.userId ?? null,
       ...(principal !== undefined ? { principal } : {}),
@@ -93,7 +93,7 @@ export class RunAdmission {
       input,
       // A generic client's resume answers the interrupted turn: its invocation id is the thread's.
       props: request.hasGenericProps ? { ...props, rosInvocationId: state.execution.rosInvocationId } : props,
-      rawBody: request.rawBody,
+      ...(request.pythonResume !== undefined ? { pythonResume: request.pythonResume } : {}),
       language: request.language,
       threadId: input.threadId,
       runId: input.runId,

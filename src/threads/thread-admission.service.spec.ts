@@ -33,7 +33,7 @@ const newAdmission = () => newAdmissionOf(threadStateFixture({ isParked: true })
 const newTurn = {
   threadId: 'thread-1',
   runId: 'run-2',
-  rawBody: '{"threadId":"thread-1","runId":"run-2"}',
+  digest: canonicalDigest('{"threadId":"thread-1","runId":"run-2"}'),
   cwd: '/work/ws',
   userId: null,
   rosInvocationId: 'invocation-2',
@@ -74,7 +74,7 @@ const firstRun = {
   ...newTurn,
   threadId: 'thread-new',
   runId: 'run-1',
-  rawBody: '{"threadId":"thread-new","runId":"run-1"}',
+  digest: canonicalDigest('{"threadId":"thread-new","runId":"run-1"}'),
   rosInvocationId: 'invocation-1',
 };
 
@@ -87,7 +87,7 @@ describe('ThreadAdmissionService.admit (docs/behaviour/state.md#admission)', () 
       threadId: 'thread-new',
       cwd: '/work/ws',
       execution: { rosInvocationId: 'invocation-1', taskId: null, pending: {} },
-      runDigests: { 'run-1': canonicalDigest(firstRun.rawBody) },
+      runDigests: { 'run-1': firstRun.digest },
       terminalExecutionIds: [],
     });
     expect(JSON.parse(store.documents.get('thread-new') ?? 'null')).toEqual(state);
@@ -100,7 +100,9 @@ describe('ThreadAdmissionService.admit (docs/behaviour/state.md#admission)', () 
     await registry.release('thread-new', 'run-1');
     const saves = store.saveCount;
     await expect(admission.admit(firstRun)).rejects.toMatchObject({ code: ErrorCode.DUPLICATE_RUN_ID });
-    await expect(admission.admit({ ...firstRun, rawBody: '{"other":true}' })).rejects.toMatchObject({
+    await expect(
+      admission.admit({ ...firstRun, digest: canonicalDigest('{"other":true}') }),
+    ).rejects.toMatchObject({
       code: ErrorCode.RUN_ID_CONFLICT,
     });
     expect(store.saveCount).toBe(saves);
@@ -110,7 +112,7 @@ describe('ThreadAdmissionService.admit (docs/behaviour/state.md#admission)', () 
   it('another run while one holds the slot is THREAD_BUSY; after its release the next turn is admitted', async () => {
     const { admission, registry } = await newAdmissionOf();
     await admission.admit(firstRun);
-    const second = { ...firstRun, runId: 'run-2', rawBody: '{"run":2}' };
+    const second = { ...firstRun, runId: 'run-2', digest: canonicalDigest('{"run":2}') };
     await expect(admission.admit(second)).rejects.toMatchObject({ code: ErrorCode.THREAD_BUSY });
     await registry.release('thread-new', 'run-1');
     await expect(admission.admit(second)).resolves.toMatchObject({ admittedRunId: 'run-2' });

@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { CLOCK, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
-import { canonicalDigest } from '../wire/canonical-digest';
 import { decideAdmission } from './decide-admission';
 import { withExecutionTerminal } from './terminal-execution';
 import { ThreadWriteConflictError } from './thread-cluster';
@@ -12,8 +11,8 @@ import type { ThreadState } from './thread-state';
 export interface ThreadAdmissionRequest {
   readonly threadId: string;
   readonly runId: string;
-  /** The body exactly as received (docs/behaviour/state.md#digests: the digest covers the whole raw request). */
-  readonly rawBody: string;
+  /** The run digest: the canonical digest of the raw request body (docs/behaviour/state.md#digests). */
+  readonly digest: string;
   readonly cwd: string;
   readonly userId: string | null;
   /** The authenticated caller's principal; undefined when anonymous (docs/behaviour/state.md#caller-binding). */
@@ -68,10 +67,9 @@ export class ThreadAdmissionService {
    * answers THREAD_BUSY (409) — someone else is using it.
    */
   async admit(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
-    const digest = canonicalDigest(request.rawBody);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.registry.withLock(request.threadId, () => this.admitOnce(request, digest));
+        return await this.registry.withLock(request.threadId, () => this.admitOnce(request));
       } catch (error) {
         if (!(error instanceof ThreadWriteConflictError)) throw error;
         this.logger.debug({ msg: 'admission lost a race', threadId: request.threadId, attempt });
@@ -101,14 +99,14 @@ export class ThreadAdmissionService {
     });
   }
 
-  private async admitOnce(request: ThreadAdmissionRequest, digest: string): Promise<ThreadAdmission> {
+  private async admitOnce(request: ThreadAdmissionRequest): Promise<ThreadAdmission> {
     const current = await this.registry.load(request.threadId);
     const decision = decideAdmission(
       current,
       {
         threadId: request.threadId,
         runId: request.runId,
-        digest,
+        digest: request.digest,
         cwd: request.cwd,
         userId: request.userId,
         ...(request.principal !== undefined ? { principal: request.principal } : {}),

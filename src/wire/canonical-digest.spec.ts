@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AguiError } from '../common/agui-error';
@@ -72,4 +73,27 @@ describe('canonicalDigestOfValue', () => {
     { name: 'integral number is an int', value: [1, -0, 2 ** 60], expected: '[1,0,1152921504606846976]' },
     { name: 'fractional number is a float', value: [0.5, 1e-7], expected: '[0.5,1e-07]' },
   ])('$name', ({ value, expected }) => expect(canonicalJsonOfValue(value)).toBe(expected));
+});
+
+describe('canonicalDigest of bodies larger than one hash batch', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+  // Pieces are fed to the hash in batches, a large string on its own: the digest must be that of the whole text.
+  it.each([
+    { name: 'a 1 MiB string among small fields', raw: `{"b":1.0,"a":"${'x'.repeat(1 << 20)}","c":[1,2]}` },
+    {
+      name: 'many small fields past one batch',
+      raw: JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 'é😀']))),
+    },
+    {
+      name: 'astral characters at a batch edge',
+      raw: JSON.stringify({ s: `${'y'.repeat(16 * 1024 - 3)}😀`, t: '😀'.repeat(9000) }),
+    },
+  ])('$name', ({ raw }) => {
+    expect(canonicalDigest(raw)).toBe(sha256(canonicalJson(raw)));
+  });
+
+  it('refuses a lone surrogate inside a large string', () => {
+    const raw = `{"a":"${'x'.repeat(1 << 20)}\\ud800${'x'.repeat(10)}"}`;
+    expect(errorCodeOf(() => canonicalDigest(raw))).toBe(ErrorCode.INVALID_INPUT);
+  });
 });

@@ -31,38 +31,97 @@ export function canonicalJson(rawBody: string): string {
 
 /** Lower-case hex SHA-256 of the UTF-8 canonical JSON of a raw request body; the run digest of docs/behaviour/state.md#digests. */
 export function canonicalDigest(rawBody: string): string {
-  return digestCanonicalJson(canonicalJson(rawBody));
+  return canonicalDigestOfValue(parsePythonJson(rawBody));
 }
 
 /**
- * The digest of a value built by code, e.g. an answer `{"status", "payload"}` (docs/behaviour/state.md#digests). Take `payload`
- * from `parsePythonJson` of the body when it may hold floats: a plain JavaScript `1` is hashed as the
- * int `1`, whatever the client wrote.
+ * The digest of a value: a body parsed by `parsePythonJson`, or one built by code, e.g. an answer
+ * `{"status", "payload"}` (docs/behaviour/state.md#digests). Take `payload` from `parsePythonJson` of the body
+ * when it may hold floats: a plain JavaScript `1` is hashed as the int `1`, whatever the client wrote.
+ * The canonical text goes to the hash in pieces, never as one string: a body's large string is not copied
+ * into a second body-sized string just to be hashed.
  */
 export function canonicalDigestOfValue(value: PythonJsonValue): string {
-  return digestCanonicalJson(canonicalJsonOfValue(value));
+  const hash = new HashWriter();
+  writeCanonicalJson(value, hash);
+  return hash.digest();
 }
 
 export function canonicalJsonOfValue(value: PythonJsonValue): string {
-  if (value === null) return 'null';
-  if (value === true) return 'true';
-  if (value === false) return 'false';
-  if (typeof value === 'string') return quotePythonString(value);
-  if (typeof value === 'number') return formatPlainNumber(value);
-  if (value instanceof PythonNumber) return formatPythonNumber(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJsonOfValue).join(',')}]`;
+  const pieces: string[] = [];
+  writeCanonicalJson(value, { write: (piece) => pieces.push(piece) });
+  return pieces.join('');
+}
+
+interface PieceSink {
+  write(piece: string): void;
+}
+
+function writeCanonicalJson(value: PythonJsonValue, sink: PieceSink): void {
+  if (value === null) return sink.write('null');
+  if (value === true) return sink.write('true');
+  if (value === false) return sink.write('false');
+  if (typeof value === 'string') return sink.write(quotePythonString(value));
+  if (typeof value === 'number') return sink.write(formatPlainNumber(value));
+  if (value instanceof PythonNumber) return sink.write(formatPythonNumber(value));
+  if (Array.isArray(value)) {
+    sink.write('[');
+    value.forEach((item, index) => {
+      if (index > 0) sink.write(',');
+      writeCanonicalJson(item, sink);
+    });
+    return sink.write(']');
+  }
   if (typeof value === 'object') {
-    const keys = Object.keys(value).sort(compareCodePoints);
-    return `{${keys.map((key) => `${quotePythonString(key)}:${canonicalJsonOfValue(value[key])}`).join(',')}}`;
+    sink.write('{');
+    Object.keys(value)
+      .sort(compareCodePoints)
+      .forEach((key, index) => {
+        sink.write(index > 0 ? `,${quotePythonString(key)}:` : `${quotePythonString(key)}:`);
+        writeCanonicalJson(value[key], sink);
+      });
+    return sink.write('}');
   }
   throw new TypeError(`Not a JSON value: ${typeof value}`);
 }
 
-function digestCanonicalJson(json: string): string {
-  // Python's .encode("utf-8") raises on a lone surrogate, and the adapter answers 400 INVALID_INPUT
-  // (docs/behaviour/http.md#request-checks item 9); Node would hash U+FFFD instead and match a different request.
-  if (LONE_SURROGATE.test(json)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps');
-  return createHash('sha256').update(json, 'utf8').digest('hex');
+/**
+ * SHA-256 over the pieces' UTF-8, fed in batches: small pieces are joined up to BATCH_CHARS before an update
+ * (one native call per batch, not per token), a large one goes in on its own. A piece is a whole token, so a
+ * surrogate pair is never split between two updates.
+ */
+class HashWriter implements PieceSink {
+  private static readonly BATCH_CHARS = 16 * 1024;
+  private readonly hash = createHash('sha256');
+  private batch = '';
+
+  write(piece: string): void {
+    if (piece.length >= HashWriter.BATCH_CHARS) {
+      this.flush();
+      this.update(piece);
+    } else {
+      this.batch += piece;
+      if (this.batch.length >= HashWriter.BATCH_CHARS) this.flush();
+    }
+  }
+
+  digest(): string {
+    this.flush();
+    return this.hash.digest('hex');
+  }
+
+  private flush(): void {
+    if (this.batch.length > 0) this.update(this.batch);
+    this.batch = '';
+  }
+
+  /** Every piece starts and ends with ASCII, so joining pieces never makes a lone surrogate a pair or the reverse. */
+  private update(text: string): void {
+    // Python's .encode("utf-8") raises on a lone surrogate, and the adapter answers 400 INVALID_INPUT
+    // (docs/behaviour/http.md#request-checks item 9); Node would hash U+FFFD instead and match a different request.
+    if (LONE_SURROGATE.test(text)) throw new AguiError(ErrorCode.INVALID_INPUT, 'invalidForwardedProps');
+    this.hash.update(text, 'utf8');
+  }
 }
 
 function quotePythonString(value: string): string {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import type { Clock } from '../../src/common/clock';
 import { ErrorCode } from '../../src/common/error-code';
+import { canonicalDigest } from '../../src/wire/canonical-digest';
 import { redisThreadKeys } from '../../src/threads/redis-thread-keys';
 import { RedisThreadStore } from '../../src/threads/redis-thread-store';
 import { DEFAULT_REDIS_THREAD_STORE_OPTIONS } from '../../src/threads/redis-thread-store-options';
@@ -52,7 +53,7 @@ function replicas(count: number) {
 const request = (threadId: string, runId: string): ThreadAdmissionRequest => ({
   threadId,
   runId,
-  rawBody: JSON.stringify({ threadId, runId }),
+  digest: canonicalDigest(JSON.stringify({ threadId, runId })),
   cwd: '/srv/ws',
   userId: null,
   rosInvocationId: 'invocation-1',

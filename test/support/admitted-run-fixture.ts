@@ -15,7 +15,6 @@ export function admittedRunFixture(
   return {
     input,
     props,
-    rawBody: JSON.stringify(body),
     language: 'en',
     threadId: input.threadId,
     runId: input.runId,

@@ -42,7 +42,7 @@ export class Resume {
     private readonly kernel: ResumeKernel,
   ) {
     this.entries = run.run.input.resume ?? [];
-    this.digests = answerDigests(run.run.rawBody);
+    this.digests = answerDigests(run.run.pythonResume);
     this.answers = new AnswersInFlight((afterSequence) => this.recover(afterSequence));
   }
 
