@@ -67,10 +67,11 @@ RUN rm -rf /usr/local/lib/node_modules /opt/yarn-v* \
  && for tool in npm npx corepack yarn yarnpkg; do \
       if command -v "$tool" >/dev/null; then echo "$tool is still in the image" >&2; exit 1; fi; \
     done
-# V8's young generation capped at 2 × 8 MiB instead of Node 24's 2 × 32 MiB: ~27 MB less RSS idle and ~30 KB less
-# per open run, CPU per event unchanged within the noise (docs/benchmarks.md, "Memory").
+# V8's young generation capped at 2 × 4 MiB instead of Node 24's 2 × 32 MiB: ~30 MB less RSS idle, ~30 KB less per
+# open run and ~90 MB less at the peak of a hostile burst, CPU per event unchanged within the noise
+# (docs/benchmarks.md, "Memory" and "Hostile fuzz").
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-semi-space-size=8 \
+    NODE_OPTIONS=--max-semi-space-size=4 \
     LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
     MALLOC_CONF=background_thread:true \
     IAC_CODE_AGUI_HOST=0.0.0.0 \

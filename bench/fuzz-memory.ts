@@ -8,7 +8,9 @@
  * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
  * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency] [seed]`; FUZZ_IDLE_SECONDS sets
- * the idle time; IAC_CODE_AGUI_THREAD_CACHE_SIZE / _BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
+ * the idle time. The service starts as shipped: the image's NODE_OPTIONS, and without an LD_PRELOAD allocator the
+ * glibc settings of `npm start` (GLIBC_MALLOC_ENV); FUZZ_NODE_DEFAULTS=1 starts it with neither (a library host's
+ * process as Node and glibc start it). IAC_CODE_AGUI_THREAD_CACHE_SIZE / _BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
  * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
  * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
  * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
@@ -23,7 +25,7 @@ import { findFreeLoopbackPort } from '../src/a2a/managed/free-loopback-port';
 import { startKernelUpstream } from '../test/support/start-kernel-upstream';
 import { mulberry32 } from '../test/support/mulberry32';
 import { HostileRequests, type HostileRequest } from './support/hostile-requests';
-import { snapshotGatewayBuild } from './support/bench-processes';
+import { GLIBC_MALLOC_ENV, IMAGE_NODE_OPTIONS, snapshotGatewayBuild } from './support/bench-processes';
 import { formatBreakdown, memoryBreakdown, type MemoryBreakdown } from './support/memory-breakdown';
 
 const REPO_ROOT = path.join(__dirname, '..');
@@ -58,7 +60,8 @@ async function main(): Promise<void> {
   const buildDir = await snapshotGatewayBuild(buildRoot);
   // The scripted kernel keeps every task it ran in memory: a heap limit meant for the service (NODE_OPTIONS)
   // would end it mid-run and turn later runs into A2A_UNAVAILABLE, so it starts without one.
-  const serviceNodeOptions = process.env.NODE_OPTIONS;
+  const shipped = process.env.FUZZ_NODE_DEFAULTS !== '1';
+  const serviceNodeOptions = process.env.NODE_OPTIONS ?? (shipped ? IMAGE_NODE_OPTIONS : undefined);
   delete process.env.NODE_OPTIONS;
   const kernel = await startKernelUpstream().finally(() => {
     if (serviceNodeOptions !== undefined) process.env.NODE_OPTIONS = serviceNodeOptions;
@@ -80,6 +83,8 @@ async function main(): Promise<void> {
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
       IAC_CODE_AGUI_LOG_LEVEL: 'warn',
       IAC_CODE_AGUI_LOG_FORMAT: 'json',
+      ...(shipped && !process.env.LD_PRELOAD ? GLIBC_MALLOC_ENV : {}),
+      ...(serviceNodeOptions !== undefined ? { NODE_OPTIONS: serviceNodeOptions } : {}),
       ...Object.fromEntries(
         PASSED_THROUGH.filter((name) => process.env[name]).map((name) => [name, process.env[name]]),
       ),
@@ -112,6 +117,9 @@ async function main(): Promise<void> {
         messages: [{ id: 'm1', role: 'user', content: 'hello' }],
         forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'inv-1', cwd: fields.cwd ?? root } },
       });
+    console.log(
+      `service: NODE_OPTIONS=${serviceNodeOptions ?? '(none)'}, allocator ${process.env.LD_PRELOAD ? `LD_PRELOAD=${process.env.LD_PRELOAD}` : shipped ? 'glibc with GLIBC_MALLOC_ENV' : "glibc's defaults"}`,
+    );
     const atStart = rssMb(child.pid!);
     console.log(`RSS at start: ${atStart.toFixed(1)} MB`);
     const breakdown = async (when: string) =>

@@ -104,7 +104,18 @@ export async function freePort(): Promise<number> {
 }
 
 /** The image's `NODE_OPTIONS` (Dockerfile; a deploy spec checks they agree): V8's young generation capped. */
-export const IMAGE_NODE_OPTIONS = '--max-semi-space-size=8';
+export const IMAGE_NODE_OPTIONS = '--max-semi-space-size=4';
+
+/**
+ * glibc's malloc settings of `npm start` (package.json; a deploy spec checks they agree), for a service started
+ * without the image's jemalloc: two arenas, and a fixed mmap threshold, so that a freed large buffer goes back
+ * to the system and does not raise the threshold (docs/operations.md#memory-outside-the-image).
+ */
+export const GLIBC_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
 
 /** Starts `dist/main.js` on Node 24 as the production image would, and waits for `/ping` to answer 200. */
 export async function startGateway(options: GatewayOptions): Promise<GatewayProcess> {

@@ -20,6 +20,7 @@ const HELD_PER_BODY_BYTE = 3;
 @Injectable()
 export class BodyBudget {
   private inFlight = 0;
+  private releaseListener?: (bytes: number) => void;
   readonly maxBytes: number;
 
   constructor(@Optional() @Inject(APP_CONFIG) config: Pick<AppConfig, 'bodyBudgetBytes'> | null = null) {
@@ -43,6 +44,12 @@ export class BodyBudget {
 
   give(bytes: number): void {
     this.inFlight = Math.max(0, this.inFlight - bytes);
+    this.releaseListener?.(bytes);
+  }
+
+  /** Told of every charge given back: what a body leaves behind is garbage then (the memory reclaimer counts it). */
+  onRelease(listener: (bytes: number) => void): void {
+    this.releaseListener = listener;
   }
 
   /** Bytes of bodies being read now. */

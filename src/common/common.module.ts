@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
 import { resolveGatewayPart } from '../config/resolve-gateway-part';
 import { I18nModule } from '../i18n/i18n.module';
@@ -8,6 +9,7 @@ import { BodyBudget } from './body-budget';
 import { CLOCK, SystemClock, type Clock } from './clock';
 import { JsonEnvelopeFilter } from './filters/json-envelope.filter';
 import { SseRunErrorFilter } from './filters/sse-run-error.filter';
+import { MemoryReclaimer, processHeapControl } from './memory-reclaimer';
 import { ServiceLifecycle } from './service-lifecycle';
 
 /** The parts of a host's `AguiGatewayModule.forRoot` options this module builds (CONTRIBUTING.md). */
@@ -32,6 +34,20 @@ export interface CommonParts {
     ServiceLifecycle,
     ActivityTracker,
     BodyBudget,
+    {
+      // Collects what bodies leave behind: under pressure once a budget's worth was given back, and when quiet.
+      provide: MemoryReclaimer,
+      inject: [{ token: APP_CONFIG, optional: true }, BodyBudget],
+      useFactory: (config: AppConfig | undefined, budget: BodyBudget): MemoryReclaimer | null => {
+        if (!config || config.memoryReclaimMs === 0) return null;
+        const reclaimer = new MemoryReclaimer(processHeapControl(), {
+          intervalMs: config.memoryReclaimMs,
+          pressureBytes: budget.maxBytes,
+        });
+        budget.onRelease((bytes) => reclaimer.noteBodyReleased(bytes));
+        return reclaimer;
+      },
+    },
   ],
   exports: [
     ActivityTracker,

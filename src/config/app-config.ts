@@ -65,6 +65,11 @@ export interface AppConfig {
   readonly bodyBudgetBytes: number;
   /** `/ws` heartbeats a peer may leave unanswered before it is closed (1001) and its run left. */
   readonly wsMissedPongLimit: number;
+  /**
+   * How often the memory reclaimer looks for a quiet process whose heap grew (docs/behaviour/bounds.md#memory);
+   * 0 = no reclaimer (V8 and the allocator decide alone).
+   */
+  readonly memoryReclaimMs: number;
   /** Limits of the standalone HTTP server (main.ts); `bodyIdleMs` also bounds the routes' own body reads. */
   readonly http: HttpLimits;
   readonly genericClients: boolean;

@@ -1,6 +1,17 @@
 import type { PrincipalUserIdRule } from './app-config';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -53,6 +64,16 @@ export class EnvironmentDto {
   @Min(12 * 1024 * 1024)
   @Max(2 ** 40)
   IAC_CODE_AGUI_BODY_BUDGET_BYTES?: number;
+  /** 0 turns the reclaimer off; otherwise at least a second between its looks (docs/behaviour/bounds.md#memory). */
+  @IsOptional()
+  @Transform(toNumber)
+  @ValidateIf(
+    (dto: { IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS?: number }) =>
+      dto.IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS !== 0,
+  )
+  @Min(1)
+  @Max(3600)
+  IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS?: number;
   @IsOptional()
   @Transform(toNumber)
   @Min(0.001)

@@ -298,6 +298,13 @@ const SETTINGS: readonly SettingCase[] = [
     invalid: '1048576',
   },
   {
+    variable: 'IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS',
+    read: (c) => c.memoryReclaimMs,
+    byDefault: 10000,
+    valid: ['0', 0],
+    invalid: '0.5',
+  },
+  {
     variable: 'IAC_CODE_AGUI_WS_MISSED_PONGS',
     read: (c) => c.wsMissedPongLimit,
     byDefault: 2,

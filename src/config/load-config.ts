@@ -108,6 +108,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     wsMissedPongLimit: dto.IAC_CODE_AGUI_WS_MISSED_PONGS ?? 2,
     threadCacheBytes: dto.IAC_CODE_AGUI_THREAD_CACHE_BYTES ?? 32 * MIB,
     bodyBudgetBytes: dto.IAC_CODE_AGUI_BODY_BUDGET_BYTES ?? 64 * MIB,
+    memoryReclaimMs: Math.round((dto.IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS ?? 10) * 1000),
     http,
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
     genericWorkspaceRoot: path.resolve(
@@ -249,6 +250,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     threadCacheBytes: config.threadCacheBytes,
     bodyBudgetBytes: config.bodyBudgetBytes,
     wsMissedPongLimit: config.wsMissedPongLimit,
+    memoryReclaimMs: config.memoryReclaimMs,
     http: config.http,
     store: { ...config.store, redisUrl: mask(config.store.redisUrl) },
     log: config.log,

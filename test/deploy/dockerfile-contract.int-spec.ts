@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { IMAGE_NODE_OPTIONS } from '../../bench/support/bench-processes';
+import { GLIBC_MALLOC_ENV, IMAGE_NODE_OPTIONS } from '../../bench/support/bench-processes';
 import { KERNEL_VENV } from '../support/real-kernel';
 import { REPO_ROOT } from './support/helm';
 import { type ImageConfig, parseDockerfile, resolveTarget } from './support/parse-dockerfile';
@@ -64,6 +64,13 @@ describe('Dockerfile contract', () => {
     expect(image.env.NODE_OPTIONS).toBe(IMAGE_NODE_OPTIONS);
     expect(image.env.IAC_CODE_AGUI_STATE_DIR).toBe('/var/lib/agui');
     expect(image.volumes).toEqual(['/var/lib/agui']);
+  });
+
+  it('npm start (glibc, no image) gives the service the glibc settings and the V8 flag the memory figures were measured with', () => {
+    const start = packageJson.scripts.start;
+    for (const [name, value] of Object.entries(GLIBC_MALLOC_ENV))
+      expect(start).toContain(` ${name}=${value} `);
+    expect(start).toMatch(new RegExp(`node ${IMAGE_NODE_OPTIONS} dist/demo-kernel/demo-main\\.js$`));
   });
 
   it.each(targets)('$name: tini is PID 1 and runs the production start command', ({ image }) => {
