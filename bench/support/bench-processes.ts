@@ -106,6 +106,9 @@ export async function freePort(): Promise<number> {
 /** The image's `NODE_OPTIONS` (Dockerfile; a deploy spec checks they agree): V8's young generation capped. */
 export const IMAGE_NODE_OPTIONS = '--max-semi-space-size=4';
 
+/** The image's jemalloc settings (Dockerfile; a deploy spec checks they agree), for a run with its allocator. */
+export const IMAGE_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000';
+
 /**
  * glibc's malloc settings of `npm start` (package.json; a deploy spec checks they agree), for a service started
  * without the image's jemalloc: two arenas, and a fixed mmap threshold, so that a freed large buffer goes back

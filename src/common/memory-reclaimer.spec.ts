@@ -7,10 +7,15 @@ const MIB = 1024 * 1024;
 class FakeHeap implements HeapControl {
   used = 40 * MIB;
   live = 40 * MIB;
+  loopBusy = 0;
   collections = 0;
 
   usedBytes(): number {
     return this.used;
+  }
+
+  loopUtilization(): number {
+    return this.loopBusy;
   }
 
   collect(): void {
@@ -69,6 +74,16 @@ describe('MemoryReclaimer', () => {
     advance(10_000); // nothing since: quiet
     expect(heap.collections).toBe(1);
     expect(heap.used).toBe(heap.live);
+  });
+
+  it('leaves a grown heap to V8 while the event loop is busy (runs streaming), and collects once it is quiet', () => {
+    heap.used += 100 * MIB;
+    heap.loopBusy = 0.02;
+    advance(30_000);
+    expect(heap.collections).toBe(0);
+    heap.loopBusy = 0.019;
+    advance(10_000);
+    expect(heap.collections).toBe(1);
   });
 
   it('leaves a quiet heap alone when it grew less than 16 MiB over what the last collection left', () => {

@@ -2,10 +2,12 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 
-/** What the reclaimer needs of the process: the heap's size, and a collection that gives memory back. */
+/** What the reclaimer needs of the process: the heap's size, how busy it is, and a collection that gives memory back. */
 export interface HeapControl {
   /** Bytes of the JavaScript heap in use (garbage not yet collected included). */
   usedBytes(): number;
+  /** Share (0–1) of the time since the previous call that the event loop was busy. */
+  loopUtilization(): number;
   /** A full garbage collection, then whatever the allocator can return to the system. */
   collect(): void;
 }
@@ -19,6 +21,8 @@ export interface MemoryReclaimerOptions {
 
 /** Heap growth over what the last collection left that a quiet process gets back. */
 const IDLE_SLACK_BYTES = 16 * 1024 * 1024;
+/** Below this share of busy event loop, a process is quiet: idle, or holding open runs that send little. */
+const QUIET_LOOP_UTILIZATION = 0.02;
 /** Two collections are at least this far apart, whatever the bodies do: the pause is bounded in rate. */
 const MIN_GAP_MS = 1000;
 
@@ -29,8 +33,9 @@ const MIN_GAP_MS = 1000;
  * process idles; glibc keeps what is freed in its arenas. So the process collects, and trims the allocator:
  * - under pressure: once the bodies given back to the budget since the last collection reach `pressureBytes`
  *   (at most once a second);
- * - when quiet: at a tick with no body read since the previous one, when the heap has grown 16 MiB over what
- *   the last collection left.
+ * - when quiet: at a tick with no body given back since the previous one and an event loop busy less than 2 % of
+ *   the time, when the heap has grown 16 MiB over what the last collection left (a process streaming runs is
+ *   not quiet: V8 collects for it as usual).
  */
 export class MemoryReclaimer implements OnModuleDestroy {
   private readonly logger = new Logger(MemoryReclaimer.name);
@@ -67,7 +72,9 @@ export class MemoryReclaimer implements OnModuleDestroy {
   }
 
   private tick(): void {
-    const isQuiet = this.releasedSinceCollection === this.releasedAtLastTick;
+    const isQuiet =
+      this.releasedSinceCollection === this.releasedAtLastTick &&
+      this.heap.loopUtilization() < QUIET_LOOP_UTILIZATION;
     this.releasedAtLastTick = this.releasedSinceCollection;
     const hasGrown = this.heap.usedBytes() >= this.usedAfterCollection + IDLE_SLACK_BYTES;
     // The tick is a task of its own: collecting here pauses no request.
@@ -108,8 +115,15 @@ export class MemoryReclaimer implements OnModuleDestroy {
  */
 export function processHeapControl(): HeapControl {
   const collectGarbage = exposedGc();
+  let lastLook = performance.eventLoopUtilization();
   return {
     usedBytes: () => getHeapStatistics().used_heap_size,
+    loopUtilization: () => {
+      const now = performance.eventLoopUtilization();
+      const { utilization } = performance.eventLoopUtilization(now, lastLook);
+      lastLook = now;
+      return utilization;
+    },
     collect: () => collectGarbage(),
   };
 }

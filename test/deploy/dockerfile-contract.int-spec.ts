@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GLIBC_MALLOC_ENV, IMAGE_NODE_OPTIONS } from '../../bench/support/bench-processes';
+import { GLIBC_MALLOC_ENV, IMAGE_MALLOC_CONF, IMAGE_NODE_OPTIONS } from '../../bench/support/bench-processes';
 import { KERNEL_VENV } from '../support/real-kernel';
 import { REPO_ROOT } from './support/helm';
 import { type ImageConfig, parseDockerfile, resolveTarget } from './support/parse-dockerfile';
@@ -273,6 +273,8 @@ describe('Dockerfile contract', () => {
       expect(library).toBe('/usr/local/lib/libjemalloc.so.2');
       // Without its background thread jemalloc purges freed pages only while allocating: not when idle.
       expect(image.env.MALLOC_CONF).toContain('background_thread:true');
+      // The fuzz's jemalloc figures were measured with exactly these (docs/benchmarks.md).
+      expect(image.env.MALLOC_CONF).toBe(IMAGE_MALLOC_CONF);
       const install = image.runs.find((run) => /apt-get install .*\blibjemalloc2\b/.test(run)) ?? '';
       expect(install).toContain(`ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" ${library}`);
       expect(install).toContain(`test -e ${library}`);
