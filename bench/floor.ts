@@ -1,8 +1,8 @@
 /**
  * `node --import tsx bench/floor.ts`: two floors the performance targets cannot go below, whatever the
  * gateway does.
- * - Idle RSS of the framework alone: a bare `node:http` server and a NestJS + Express hello app
- *   (support/floor-apps/), each a child on Node 24 with the image's `NODE_OPTIONS` (`IMAGE_NODE_OPTIONS`, which a
+ * - Idle RSS of the framework alone: a bare `node:http` server, a NestJS + Express hello app, and that app with
+ *   the libraries every run of the gateway uses loaded (support/floor-apps/), each a child on Node 24 with the image's `NODE_OPTIONS` (`IMAGE_NODE_OPTIONS`, which a
  *   deploy spec keeps equal to the Dockerfile's) and glibc's malloc, as the other bench figures; VmRSS 3 s after
  *   20 warm-up POSTs, two rounds each, alternating. The gateway's idle RSS is this plus its own code and state.
  * - CPU of the durable writes of one short run: admission, task id, session id, terminal, made one after the
@@ -29,7 +29,11 @@ import { IMAGE_NODE_OPTIONS, NODE_24, REPO_ROOT, untilAnswering } from './suppor
 import { processRssMb } from './support/process-stats';
 import { round } from './support/sample-stats';
 
-const APPS = { 'bare node:http': 'bare-http.mjs', 'NestJS+Express hello': 'nest-express.mjs' } as const;
+const APPS = {
+  'bare node:http': 'bare-http.mjs',
+  'NestJS+Express hello': 'nest-express.mjs',
+  'the same + the libraries every run uses': 'nest-express-libraries.mjs',
+} as const;
 type AppName = keyof typeof APPS;
 const ROUNDS = 2;
 const WARM_UP_POSTS = 20;
@@ -141,7 +145,10 @@ async function main(): Promise<void> {
       .map((value) => value.toFixed(2))
       .join(' ');
   console.log(`load average at start: ${load()}; NODE_OPTIONS of the apps: ${IMAGE_NODE_OPTIONS}`);
-  const rss: Record<AppName, number[]> = { 'bare node:http': [], 'NestJS+Express hello': [] };
+  const rss = Object.fromEntries(Object.keys(APPS).map((app) => [app, [] as number[]])) as Record<
+    AppName,
+    number[]
+  >;
   for (let round_ = 1; round_ <= ROUNDS; round_++) {
     for (const app of Object.keys(APPS) as AppName[]) {
       const mb = await idleRssMb(app);
@@ -166,7 +173,8 @@ async function main(): Promise<void> {
   console.log(`load average at end: ${load()}`);
   console.log(
     `framework floor: bare node:http idle RSS ${median(rss['bare node:http']).toFixed(1)} MB, ` +
-      `NestJS+Express hello idle RSS ${median(rss['NestJS+Express hello']).toFixed(1)} MB ` +
+      `NestJS+Express hello idle RSS ${median(rss['NestJS+Express hello']).toFixed(1)} MB, ` +
+      `with the libraries ${median(rss['the same + the libraries every run uses']).toFixed(1)} MB ` +
       `(NODE_OPTIONS=${IMAGE_NODE_OPTIONS}, glibc malloc); durable writes: ${perRun(writes.cpuMs)} ms CPU per run ` +
       `(4 writes), ${perRun(writes.wallMs)} ms wall`,
   );
