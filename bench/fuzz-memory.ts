@@ -223,6 +223,8 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(i + 1)));
     clearInterval(sampler);
     if (atPeak) console.log(`  at the peak: ${formatBreakdown(atPeak)}`);
+    // The breakdown reads the RSS again a moment after the sample that started it, and may find it higher.
+    peak = Math.max(peak, atPeak?.rssMb ?? 0);
     const afterFuzz = rssMb(child.pid!);
     console.log(
       `${sent} hostile bodies from ${CONCURRENCY} clients (seed ${SEED}) in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s, statuses ` +
