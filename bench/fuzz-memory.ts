@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   const shipped = process.env.FUZZ_NODE_DEFAULTS !== '1';
   const serviceNodeOptions = process.env.NODE_OPTIONS ?? (shipped ? IMAGE_NODE_OPTIONS : undefined);
   delete process.env.NODE_OPTIONS;
-  const kernel = await startKernelUpstream().finally(() => {
+  // It keeps the most recent 1,000 tasks and no journal: a kernel keeping all would outgrow the machine.
+  const kernel = await startKernelUpstream({ maxTasks: 1000, journal: false }).finally(() => {
     if (serviceNodeOptions !== undefined) process.env.NODE_OPTIONS = serviceNodeOptions;
   });
   const port = await findFreeLoopbackPort();

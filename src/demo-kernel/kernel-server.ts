@@ -17,6 +17,7 @@ import { createKernelSharedState } from './kernel-shared-state';
 import { writeJson } from './kernel-sse-writer';
 import type { PipelineJournal } from './pipeline-journal';
 import { answerPipelineState } from './pipeline-state-route';
+import { RecentTaskStore } from './recent-task-store';
 import { ScriptedKernelExecutor } from './scripted-kernel-executor';
 
 /** Answers one extra route; `body` is the request body already read (POST), else undefined. */
@@ -48,6 +49,8 @@ export interface KernelServerOptions {
   readonly holds?: KernelHolds;
   /** The Pipeline envelopes the scripts publish, when a test process waits on them (`/__test/pipeline-reached`). */
   readonly pipelines?: PipelineJournal;
+  /** Keep only this many tasks, the most recently saved (RecentTaskStore); default all of them. */
+  readonly maxTasks?: number;
 }
 
 export interface KernelServer {
@@ -69,7 +72,11 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
   const executor = new ScriptedKernelExecutor(options.scripts ?? KERNEL_SCRIPT_BOOK, clock, state);
   const rpc = new KernelRpcEndpoint({
     card,
-    requestHandler: new DefaultRequestHandler(card, new InMemoryTaskStore(), executor),
+    requestHandler: new DefaultRequestHandler(
+      card,
+      options.maxTasks === undefined ? new InMemoryTaskStore() : new RecentTaskStore(options.maxTasks),
+      executor,
+    ),
     scripts: options.scripts ?? KERNEL_SCRIPT_BOOK,
     pingIntervalMs: options.pingIntervalMs ?? 15_000,
     clock,

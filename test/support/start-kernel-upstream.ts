@@ -21,6 +21,10 @@ export interface KernelUpstreamOptions {
   readonly token?: string;
   /** `--ping-ms`: silence before a `: ping` comment (the kernel's default is 15000). */
   readonly pingMs?: number;
+  /** `--max-tasks`: the kernel keeps only this many tasks, the most recent (a long fuzz). */
+  readonly maxTasks?: number;
+  /** `--no-journal` when false: `requests()` then answers nothing (a long fuzz). */
+  readonly journal?: boolean;
 }
 
 /** A fault for the next `times` (default 1) calls of a JSON-RPC method; the call never reaches the SDK. */
@@ -70,6 +74,8 @@ export async function startKernelUpstream(options: KernelUpstreamOptions = {}): 
   if (options.token) env.IACCODE_A2A_HTTP_TOKEN = options.token;
   const args = ['--import', 'tsx', ENTRY];
   if (options.pingMs !== undefined) args.push('--ping-ms', String(options.pingMs));
+  if (options.maxTasks !== undefined) args.push('--max-tasks', String(options.maxTasks));
+  if (options.journal === false) args.push('--no-journal');
   const child = spawn(NODE_24, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   // Registered before the wait: a caller whose setup fails elsewhere still gets this child stopped.
