@@ -8,7 +8,7 @@ export interface HeapControl {
   usedBytes(): number;
   /** Share (0–1) of the time since the previous call that the event loop was busy. */
   loopUtilization(): number;
-  /** A full garbage collection, then whatever the allocator can return to the system. */
+  /** A full garbage collection (what the allocator then does with the freed memory is its own). */
   collect(): void;
 }
 
@@ -27,10 +27,10 @@ const QUIET_LOOP_UTILIZATION = 0.02;
 const MIN_GAP_MS = 1000;
 
 /**
- * Gives back the memory that request bodies leave behind (docs/behaviour/bounds.md#memory). V8 collects the
- * old generation only when its own heuristics decide, which lets the text and parsed copies of large bodies
+ * Gives back the memory that request bodies leave behind (docs/behaviour/bounds.md#memory-reclaimer). V8 collects
+ * the old generation only when its own heuristics decide, which lets the text and parsed copies of large bodies
  * pile up as garbage until well past the container's limit, and it leaves that garbage in place while the
- * process idles; glibc keeps what is freed in its arenas. So the process collects, and trims the allocator:
+ * process idles. So the process collects:
  * - under pressure: once the bodies given back to the budget since the last collection reach `pressureBytes`
  *   (at most once a second);
  * - when quiet: at a tick with no body given back since the previous one and an event loop busy less than 2 % of
@@ -72,9 +72,10 @@ export class MemoryReclaimer implements OnModuleDestroy {
   }
 
   private tick(): void {
+    // Read at every tick, so that each reading covers exactly one interval.
+    const loopUtilization = this.heap.loopUtilization();
     const isQuiet =
-      this.releasedSinceCollection === this.releasedAtLastTick &&
-      this.heap.loopUtilization() < QUIET_LOOP_UTILIZATION;
+      this.releasedSinceCollection === this.releasedAtLastTick && loopUtilization < QUIET_LOOP_UTILIZATION;
     this.releasedAtLastTick = this.releasedSinceCollection;
     const hasGrown = this.heap.usedBytes() >= this.usedAfterCollection + IDLE_SLACK_BYTES;
     // The tick is a task of its own: collecting here pauses no request.
