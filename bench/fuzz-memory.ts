@@ -41,7 +41,6 @@ const PASSED_THROUGH = [
   'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
   'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
   'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
-  'NODE_OPTIONS',
   'MALLOC_ARENA_MAX',
   'MALLOC_TRIM_THRESHOLD_',
   'MALLOC_MMAP_THRESHOLD_',
@@ -58,15 +57,13 @@ async function main(): Promise<void> {
   // A copy of the build, so a concurrent `nest build` cannot delete a file the service loads on first use.
   const buildRoot = mkdtempSync(path.join(os.tmpdir(), 'agui-fuzz-mem-build-'));
   const buildDir = await snapshotGatewayBuild(buildRoot);
-  // The scripted kernel keeps every task it ran in memory: a heap limit meant for the service (NODE_OPTIONS)
-  // would end it mid-run and turn later runs into A2A_UNAVAILABLE, so it starts without one.
+  // NODE_OPTIONS is the service's alone: the scripted kernel, started without it, would inherit a heap limit
+  // meant for the service and end mid-run (later runs then A2A_UNAVAILABLE).
   const shipped = process.env.FUZZ_NODE_DEFAULTS !== '1';
   const serviceNodeOptions = process.env.NODE_OPTIONS ?? (shipped ? IMAGE_NODE_OPTIONS : undefined);
   delete process.env.NODE_OPTIONS;
   // It keeps the most recent 1,000 tasks and no journal: a kernel keeping all would outgrow the machine.
-  const kernel = await startKernelUpstream({ maxTasks: 1000, journal: false }).finally(() => {
-    if (serviceNodeOptions !== undefined) process.env.NODE_OPTIONS = serviceNodeOptions;
-  });
+  const kernel = await startKernelUpstream({ maxTasks: 1000, journal: false });
   const port = await findFreeLoopbackPort();
   const url = `http://127.0.0.1:${port}/`;
   const forceGc = process.env.FUZZ_FORCE_GC === '1';

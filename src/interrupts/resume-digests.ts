@@ -1,5 +1,5 @@
 import { canonicalDigestOfValue } from '../wire/canonical-digest';
-import { PythonNumber, type PythonJsonValue } from '../wire/python-json-value';
+import { isPythonObject, type PythonJsonValue } from '../wire/python-json-value';
 
 /**
  * Digest of one answer, `canonical_digest({"status": status, "payload": payload})` (docs/behaviour/interrupts.md#forwarding-answers, docs/behaviour/state.md#digests).
@@ -23,17 +23,11 @@ export function answerDigests(pythonResume: PythonJsonValue | undefined): Map<st
   const digests = new Map<string, string>();
   if (!Array.isArray(pythonResume)) return digests;
   for (const entry of pythonResume) {
-    if (!isRecord(entry) || typeof entry.interruptId !== 'string') continue;
+    if (!isPythonObject(entry) || typeof entry.interruptId !== 'string') continue;
     const status = typeof entry.status === 'string' ? entry.status : String(entry.status);
     const digest = answerDigestOf(status, entry.payload);
     const previous = digests.get(entry.interruptId);
     digests.set(entry.interruptId, previous === undefined || previous === digest ? digest : '');
   }
   return digests;
-}
-
-function isRecord(value: PythonJsonValue): value is { [key: string]: PythonJsonValue } {
-  return (
-    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PythonNumber)
-  );
 }

@@ -14,7 +14,7 @@ import type { Face, RunRequest } from './run-request';
 import { isWireObject } from '../wire/wire-value';
 import { canonicalDigestOfValue } from '../wire/canonical-digest';
 import { parsePythonJson } from '../wire/parse-python-json';
-import { PythonNumber, type PythonJsonValue } from '../wire/python-json-value';
+import { isPythonObject } from '../wire/python-json-value';
 
 /** What a transport knows about a request besides its body. */
 export interface RunRequestOrigin {
@@ -76,7 +76,7 @@ export class RunRequestReader {
     });
     // Parsed once more as Python parses it (exact floats) for the digests, still under the body's budget charge.
     const python = parsePythonJson(body.raw);
-    const pythonResume = input.resume !== undefined ? memberOf(python, 'resume') : undefined;
+    const pythonResume = input.resume !== undefined && isPythonObject(python) ? python.resume : undefined;
     return {
       input,
       props: input.forwardedProps.iacCode,
@@ -118,12 +118,6 @@ export class RunRequestReader {
  */
 export function genericWorkspaceOf(threadId: string, root: string): string {
   return path.join(root, createHash('sha256').update(threadId, 'utf8').digest('hex').slice(0, 32));
-}
-
-function memberOf(value: PythonJsonValue, key: string): PythonJsonValue | undefined {
-  const isObject =
-    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PythonNumber);
-  return isObject ? value[key] : undefined;
 }
 
 /** The run id as the invocation id; one over the 256-code-point limit of `rosInvocationId` is hashed. */

@@ -14,3 +14,10 @@ export class PythonNumber {
     readonly isFloat: boolean,
   ) {}
 }
+
+/** A JSON object as `parsePythonJson` gives it (not an array, not a number literal). */
+export function isPythonObject(value: PythonJsonValue): value is { [key: string]: PythonJsonValue } {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PythonNumber)
+  );
+}
