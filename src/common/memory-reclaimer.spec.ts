@@ -3,23 +3,34 @@ import { MemoryReclaimer, processHeapControl, type HeapControl } from './memory-
 
 const MIB = 1024 * 1024;
 
-/** A heap whose size a test sets; a collection brings it down to `live`. */
+/**
+ * A heap whose size a test sets; a collection brings what is used down to `live` and keeps the freed pages,
+ * unless it shrinks the heap.
+ */
 class FakeHeap implements HeapControl {
   used = 40 * MIB;
   live = 40 * MIB;
+  freePages = 0;
   loopBusy = 0;
   collections = 0;
+  shrinks = 0;
 
   usedBytes(): number {
     return this.used;
+  }
+
+  committedBytes(): number {
+    return this.used + this.freePages;
   }
 
   loopUtilization(): number {
     return this.loopBusy;
   }
 
-  collect(): void {
+  collect(shrink: boolean): void {
     this.collections++;
+    this.freePages = shrink ? 0 : this.freePages + this.used - this.live;
+    if (shrink) this.shrinks++;
     this.used = this.live;
   }
 }
@@ -54,6 +65,7 @@ describe('MemoryReclaimer', () => {
     reclaimer.noteBodyReleased(24 * MIB);
     advance(0);
     expect(heap.collections).toBe(1);
+    expect(heap.shrinks).toBe(0); // more bodies may come: V8 keeps its pages for them
   });
 
   it('leaves at least a second between two collections under pressure', () => {
@@ -74,6 +86,20 @@ describe('MemoryReclaimer', () => {
     advance(10_000); // nothing since: quiet
     expect(heap.collections).toBe(1);
     expect(heap.used).toBe(heap.live);
+    expect(heap.committedBytes()).toBe(heap.live); // the pages went back too
+  });
+
+  it('gives back, once quiet, the pages a burst left after its pressure collections', () => {
+    heap.used += 200 * MIB;
+    reclaimer.noteBodyReleased(64 * MIB);
+    advance(0);
+    expect(heap.collections).toBe(1);
+    expect(heap.used).toBe(heap.live); // nothing left to collect, but V8 still holds the 200 MiB of pages
+    advance(20_000);
+    expect(heap.shrinks).toBe(1);
+    expect(heap.committedBytes()).toBe(heap.live);
+    advance(60_000); // quiet and small: left alone
+    expect(heap.collections).toBe(2);
   });
 
   it('leaves a grown heap to V8 while the event loop is busy (runs streaming), and collects once it is quiet', () => {
@@ -86,7 +112,7 @@ describe('MemoryReclaimer', () => {
     expect(heap.collections).toBe(1);
   });
 
-  it('leaves a quiet heap alone when it grew less than 16 MiB over what the last collection left', () => {
+  it('leaves a quiet heap alone when it holds less than 16 MiB more than the last quiet collection left', () => {
     heap.used += 16 * MIB - 1;
     advance(30_000);
     expect(heap.collections).toBe(0);
@@ -95,7 +121,7 @@ describe('MemoryReclaimer', () => {
     expect(heap.collections).toBe(1);
   });
 
-  it('measures growth from what the last collection left, not from the start', () => {
+  it('measures growth from what the last quiet collection left, not from the start', () => {
     heap.live = 90 * MIB; // runs still open hold this much
     heap.used = 120 * MIB;
     advance(10_000);
@@ -121,7 +147,19 @@ describe('processHeapControl', () => {
     const garbage = Array.from({ length: 2000 }, (_, i) => `${i}`.repeat(4000));
     const withGarbage = heap.usedBytes();
     garbage.length = 0;
-    heap.collect();
+    heap.collect(false);
     expect(heap.usedBytes()).toBeLessThan(withGarbage - 4 * MIB);
+  });
+
+  it('gives the free pages back when it shrinks', () => {
+    const heap = processHeapControl();
+    let garbage: string[] | undefined = Array.from({ length: 2000 }, (_, i) => `${i}`.repeat(4000));
+    heap.collect(false);
+    garbage = undefined;
+    heap.collect(false);
+    const keptPages = heap.committedBytes() - heap.usedBytes();
+    heap.collect(true);
+    expect(heap.committedBytes() - heap.usedBytes()).toBeLessThan(keptPages - 8 * MIB);
+    expect(garbage).toBeUndefined();
   });
 });

@@ -6,10 +6,15 @@ import { Logger, type OnModuleDestroy } from '@nestjs/common';
 export interface HeapControl {
   /** Bytes of the JavaScript heap in use (garbage not yet collected included). */
   usedBytes(): number;
+  /** Bytes the JavaScript heap holds from the system: what is in use and the free pages V8 keeps for later. */
+  committedBytes(): number;
   /** Share (0–1) of the time since the previous call that the event loop was busy. */
   loopUtilization(): number;
-  /** A full garbage collection (what the allocator then does with the freed memory is its own). */
-  collect(): void;
+  /**
+   * A full garbage collection. `shrink` also compacts the heap and gives its free pages back to the system
+   * (slower); without it V8 keeps them for the next allocations.
+   */
+  collect(shrink: boolean): void;
 }
 
 export interface MemoryReclaimerOptions {
@@ -19,7 +24,7 @@ export interface MemoryReclaimerOptions {
   readonly pressureBytes: number;
 }
 
-/** Heap growth over what the last collection left that a quiet process gets back. */
+/** Heap growth over what the last quiet collection left that a quiet process gets back. */
 const IDLE_SLACK_BYTES = 16 * 1024 * 1024;
 /** Below this share of busy event loop, a process is quiet: idle, or holding open runs that send little. */
 const QUIET_LOOP_UTILIZATION = 0.02;
@@ -29,19 +34,20 @@ const MIN_GAP_MS = 1000;
 /**
  * Gives back the memory that request bodies leave behind (docs/behaviour/bounds.md#memory-reclaimer). V8 collects
  * the old generation only when its own heuristics decide, which lets the text and parsed copies of large bodies
- * pile up as garbage until well past the container's limit, and it leaves that garbage in place while the
- * process idles. So the process collects:
+ * pile up as garbage until well past the container's limit, and it keeps the pages a burst made it take (its
+ * garbage too) while the process idles. So the process collects:
  * - under pressure: once the bodies given back to the budget since the last collection reach `pressureBytes`
- *   (at most once a second);
+ *   (at most once a second), keeping the pages for the bodies still coming;
  * - when quiet: at a tick with no body given back since the previous one and an event loop busy less than 2 % of
- *   the time, when the heap has grown 16 MiB over what the last collection left (a process streaming runs is
- *   not quiet: V8 collects for it as usual).
+ *   the time, when the heap holds 16 MiB more than the last quiet collection left it holding — and then it also
+ *   gives the free pages back (a process streaming runs is not quiet: V8 collects for it as usual).
  */
 export class MemoryReclaimer implements OnModuleDestroy {
   private readonly logger = new Logger(MemoryReclaimer.name);
   private releasedSinceCollection = 0;
   private releasedAtLastTick = 0;
-  private usedAfterCollection: number;
+  /** What the heap held from the system after the last quiet collection (or at start). */
+  private committedAfterShrink: number;
   private lastCollectionAtMs = Number.NEGATIVE_INFINITY;
   private pending?: NodeJS.Timeout;
   private readonly ticker: NodeJS.Timeout;
@@ -51,7 +57,7 @@ export class MemoryReclaimer implements OnModuleDestroy {
     private readonly options: MemoryReclaimerOptions,
     private readonly nowMs: () => number = () => performance.now(),
   ) {
-    this.usedAfterCollection = heap.usedBytes();
+    this.committedAfterShrink = heap.committedBytes();
     this.ticker = setInterval(() => this.tick(), options.intervalMs).unref();
   }
 
@@ -77,7 +83,8 @@ export class MemoryReclaimer implements OnModuleDestroy {
     const isQuiet =
       this.releasedSinceCollection === this.releasedAtLastTick && loopUtilization < QUIET_LOOP_UTILIZATION;
     this.releasedAtLastTick = this.releasedSinceCollection;
-    const hasGrown = this.heap.usedBytes() >= this.usedAfterCollection + IDLE_SLACK_BYTES;
+    // Committed memory counts both a heap grown with garbage and the free pages an earlier burst left.
+    const hasGrown = this.heap.committedBytes() >= this.committedAfterShrink + IDLE_SLACK_BYTES;
     // The tick is a task of its own: collecting here pauses no request.
     if (isQuiet && hasGrown && !this.pending) this.collect('idle');
   }
@@ -93,22 +100,30 @@ export class MemoryReclaimer implements OnModuleDestroy {
   }
 
   private collect(reason: 'pressure' | 'idle'): void {
-    const before = this.heap.usedBytes();
+    const before = { used: this.heap.usedBytes(), committed: this.heap.committedBytes() };
     const startedMs = this.nowMs();
-    this.heap.collect();
+    const shrink = reason === 'idle';
+    this.heap.collect(shrink);
     this.lastCollectionAtMs = this.nowMs();
-    this.usedAfterCollection = this.heap.usedBytes();
+    const committedAfter = this.heap.committedBytes();
+    if (shrink) this.committedAfterShrink = committedAfter;
     this.releasedSinceCollection = 0;
     this.releasedAtLastTick = 0;
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
     this.logger.debug({
       msg: 'memory reclaimed',
       reason,
-      heapUsedMbBefore: Math.round(before / 2 ** 20),
-      heapUsedMbAfter: Math.round(this.usedAfterCollection / 2 ** 20),
+      heapUsedMbBefore: mb(before.used),
+      heapUsedMbAfter: mb(this.heap.usedBytes()),
+      heapCommittedMbBefore: mb(before.committed),
+      heapCommittedMbAfter: mb(committedAfter),
       pauseMs: Math.round(this.lastCollectionAtMs - startedMs),
     });
   }
 }
+
+/** V8's `gc` options: a full collection, now; `last-resort` is the one that compacts and frees pages. */
+type GcOptions = { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' };
 
 /**
  * This process's heap: V8's statistics, and a full collection through V8's own `gc` (exposed for this one
@@ -119,22 +134,24 @@ export function processHeapControl(): HeapControl {
   let lastLook = performance.eventLoopUtilization();
   return {
     usedBytes: () => getHeapStatistics().used_heap_size,
+    committedBytes: () => getHeapStatistics().total_heap_size,
     loopUtilization: () => {
       const now = performance.eventLoopUtilization();
       const { utilization } = performance.eventLoopUtilization(now, lastLook);
       lastLook = now;
       return utilization;
     },
-    collect: () => collectGarbage(),
+    collect: (shrink) =>
+      collectGarbage({ type: 'major', execution: 'sync', flavor: shrink ? 'last-resort' : 'regular' }),
   };
 }
 
-function exposedGc(): () => void {
+function exposedGc(): (options: GcOptions) => void {
   const global = (globalThis as { gc?: unknown }).gc;
-  if (typeof global === 'function') return global as () => void;
+  if (typeof global === 'function') return global as (options: GcOptions) => void;
   setFlagsFromString('--expose-gc');
   try {
-    return runInNewContext('gc') as () => void;
+    return runInNewContext('gc') as (options: GcOptions) => void;
   } finally {
     setFlagsFromString('--no-expose-gc');
   }

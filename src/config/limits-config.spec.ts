@@ -5,7 +5,7 @@ const HOST: HostFacts = { cwd: '/srv', homeDir: '/home/u', tmpDir: '/tmp', pathD
 describe('loadConfig: memory and HTTP server limits', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({}, HOST);
-    expect(config.threadCacheSize).toBe(10_000);
+    expect(config.threadCacheSize).toBe(2_000);
     expect(config.threadCacheBytes).toBe(32 * 1024 * 1024);
     expect(config.http).toEqual({
       headersTimeoutMs: 20_000,

@@ -286,7 +286,7 @@ const SETTINGS: readonly SettingCase[] = [
   {
     variable: 'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
     read: (c) => c.threadCacheSize,
-    byDefault: 10000,
+    byDefault: 2000,
     valid: ['100', 100],
     invalid: '0',
   },

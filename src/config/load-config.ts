@@ -104,7 +104,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     a2aCallTimeoutMs: Math.round((dto.IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS ?? 60) * 1000),
     // The real kernel took up to 23 s to start on a loaded machine: 60 s leaves room without hiding a hang.
     managedStartTimeoutMs: Math.round((dto.IAC_CODE_AGUI_MANAGED_START_SECONDS ?? 60) * 1000),
-    threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 10_000,
+    threadCacheSize: dto.IAC_CODE_AGUI_THREAD_CACHE_SIZE ?? 2_000,
     wsMissedPongLimit: dto.IAC_CODE_AGUI_WS_MISSED_PONGS ?? 2,
     threadCacheBytes: dto.IAC_CODE_AGUI_THREAD_CACHE_BYTES ?? 32 * MIB,
     bodyBudgetBytes: dto.IAC_CODE_AGUI_BODY_BUDGET_BYTES ?? 64 * MIB,

@@ -22,7 +22,7 @@ export interface CommitOptions {
 }
 
 /** Threads kept in memory while idle when no configuration says otherwise (IAC_CODE_AGUI_THREAD_CACHE_SIZE). */
-const DEFAULT_THREAD_CACHE_SIZE = 10_000;
+const DEFAULT_THREAD_CACHE_SIZE = 2_000;
 
 /**
  * The in-memory side of thread state (docs/behaviour/state.md#admission, docs/behaviour/state.md#atomic-writes):
