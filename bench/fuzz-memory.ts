@@ -14,9 +14,11 @@
  * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
  * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
  * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
- * and prints it once more, to tell a heap V8 has not collected yet from one still referenced.
+ * and prints it once more, to tell a heap V8 has not collected yet from one still referenced. FUZZ_RECLAIMER_LOG=1
+ * runs the service at `debug` and prints the memory reclaimer's collections (reason, heap, pause) as they happen.
  */
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
   const port = await findFreeLoopbackPort();
   const url = `http://127.0.0.1:${port}/`;
   const forceGc = process.env.FUZZ_FORCE_GC === '1';
+  const showReclaimer = process.env.FUZZ_RECLAIMER_LOG === '1';
   const gcFlags = forceGc
     ? ['--expose-gc', '--require', path.join(__dirname, 'support/gc-on-signal.cjs')]
     : [];
@@ -79,7 +82,7 @@ async function main(): Promise<void> {
       IAC_CODE_AGUI_PORT: String(port),
       IAC_CODE_AGUI_STATE_DIR: stateDir,
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
-      IAC_CODE_AGUI_LOG_LEVEL: 'warn',
+      IAC_CODE_AGUI_LOG_LEVEL: showReclaimer ? 'debug' : 'warn',
       IAC_CODE_AGUI_LOG_FORMAT: 'json',
       ...(shipped && !process.env.LD_PRELOAD ? GLIBC_MALLOC_ENV : {}),
       ...(serviceNodeOptions !== undefined ? { NODE_OPTIONS: serviceNodeOptions } : {}),
@@ -87,8 +90,18 @@ async function main(): Promise<void> {
         PASSED_THROUGH.filter((name) => process.env[name]).map((name) => [name, process.env[name]]),
       ),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', showReclaimer ? 'pipe' : 'ignore', 'inherit'],
   });
+  if (showReclaimer) {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.includes('"memory reclaimed"')) return;
+      const { reason, heapUsedMbBefore, heapUsedMbAfter, heapCommittedMbBefore, heapCommittedMbAfter, pauseMs } =
+        JSON.parse(line) as Record<string, number | string>;
+      console.log(
+        `  reclaimer (${reason}): heap used ${heapUsedMbBefore} → ${heapUsedMbAfter} MB, committed ${heapCommittedMbBefore} → ${heapCommittedMbAfter} MB, pause ${pauseMs} ms`,
+      );
+    });
+  }
   try {
     for (;;) {
       const status = await fetch(`${url}ping`).then(

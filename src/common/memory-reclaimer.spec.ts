@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
 import { MemoryReclaimer, processHeapControl, type HeapControl } from './memory-reclaimer';
 
@@ -137,6 +138,22 @@ describe('MemoryReclaimer', () => {
     heap.used += 100 * MIB;
     advance(60_000);
     expect(heap.collections).toBe(0);
+  });
+});
+
+describe('MemoryReclaimer outside fake timers', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it("collects in its own context, not in that of the request that gave the body back (whose id its log would carry)", async () => {
+    const requestContext = new AsyncLocalStorage<string>();
+    const heap = new FakeHeap();
+    const collectedIn = new Promise<string | undefined>((resolve) => {
+      heap.collect = () => resolve(requestContext.getStore());
+    });
+    const reclaimer = new MemoryReclaimer(heap, { intervalMs: 60_000, pressureBytes: MIB });
+    requestContext.run('request-1', () => reclaimer.noteBodyReleased(MIB));
+    await expect(collectedIn).resolves.toBeUndefined();
+    reclaimer.stop();
   });
 });
 

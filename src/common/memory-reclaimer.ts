@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
@@ -51,6 +52,8 @@ export class MemoryReclaimer implements OnModuleDestroy {
   private lastCollectionAtMs = Number.NEGATIVE_INFINITY;
   private pending?: NodeJS.Timeout;
   private readonly ticker: NodeJS.Timeout;
+  /** Runs a function in the context the reclaimer was made in: a collection belongs to no request. */
+  private readonly inOwnContext = AsyncLocalStorage.snapshot();
 
   constructor(
     private readonly heap: HeapControl,
@@ -93,10 +96,13 @@ export class MemoryReclaimer implements OnModuleDestroy {
   private schedule(reason: 'pressure'): void {
     if (this.pending) return;
     const waitMs = Math.max(0, this.lastCollectionAtMs + MIN_GAP_MS - this.nowMs());
-    this.pending = setTimeout(() => {
-      this.pending = undefined;
-      this.collect(reason);
-    }, waitMs).unref();
+    // Scheduled from a request's body release, but its log line must not carry that request's id.
+    this.pending = this.inOwnContext(() =>
+      setTimeout(() => {
+        this.pending = undefined;
+        this.collect(reason);
+      }, waitMs).unref(),
+    );
   }
 
   private collect(reason: 'pressure' | 'idle'): void {
