@@ -95,8 +95,14 @@ async function main(): Promise<void> {
   if (showReclaimer) {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.includes('"memory reclaimed"')) return;
-      const { reason, heapUsedMbBefore, heapUsedMbAfter, heapCommittedMbBefore, heapCommittedMbAfter, pauseMs } =
-        JSON.parse(line) as Record<string, number | string>;
+      const {
+        reason,
+        heapUsedMbBefore,
+        heapUsedMbAfter,
+        heapCommittedMbBefore,
+        heapCommittedMbAfter,
+        pauseMs,
+      } = JSON.parse(line) as Record<string, number | string>;
       console.log(
         `  reclaimer (${reason}): heap used ${heapUsedMbBefore} → ${heapUsedMbAfter} MB, committed ${heapCommittedMbBefore} → ${heapCommittedMbAfter} MB, pause ${pauseMs} ms`,
       );

@@ -144,7 +144,7 @@ describe('MemoryReclaimer', () => {
 describe('MemoryReclaimer outside fake timers', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
-  it("collects in its own context, not in that of the request that gave the body back (whose id its log would carry)", async () => {
+  it('collects in its own context, not in that of the request that gave the body back (whose id its log would carry)', async () => {
     const requestContext = new AsyncLocalStorage<string>();
     const heap = new FakeHeap();
     const collectedIn = new Promise<string | undefined>((resolve) => {

@@ -25,7 +25,7 @@ export interface MemoryReclaimerOptions {
   readonly pressureBytes: number;
 }
 
-/** Heap growth over what the last quiet collection left that a quiet process gets back. */
+/** Memory the heap may hold over what the last quiet collection left it holding before a quiet process shrinks it. */
 const IDLE_SLACK_BYTES = 16 * 1024 * 1024;
 /** Below this share of busy event loop, a process is quiet: idle, or holding open runs that send little. */
 const QUIET_LOOP_UTILIZATION = 0.02;
