@@ -103,6 +103,16 @@ describe('MemoryReclaimer', () => {
     expect(heap.collections).toBe(2);
   });
 
+  it('shrinks once when quiet after a pressure collection, however little the heap grew', () => {
+    heap.used += 4 * MIB;
+    reclaimer.noteBodyReleased(64 * MIB);
+    advance(0);
+    advance(20_000);
+    expect(heap.shrinks).toBe(1);
+    advance(60_000);
+    expect(heap.collections).toBe(2);
+  });
+
   it('leaves a grown heap to V8 while the event loop is busy (runs streaming), and collects once it is quiet', () => {
     heap.used += 100 * MIB;
     heap.loopBusy = 0.02;

@@ -40,8 +40,9 @@ const MIN_GAP_MS = 1000;
  * - under pressure: once the bodies given back to the budget since the last collection reach `pressureBytes`
  *   (at most once a second), keeping the pages for the bodies still coming;
  * - when quiet: at a tick with no body given back since the previous one and an event loop busy less than 2 % of
- *   the time, when the heap holds 16 MiB more than the last quiet collection left it holding — and then it also
- *   gives the free pages back (a process streaming runs is not quiet: V8 collects for it as usual).
+ *   the time, after a burst that needed a pressure collection or when the heap holds 16 MiB more than the last
+ *   quiet collection left it holding — and then it also gives the free pages back (a process streaming runs is
+ *   not quiet: V8 collects for it as usual).
  */
 export class MemoryReclaimer implements OnModuleDestroy {
   private readonly logger = new Logger(MemoryReclaimer.name);
@@ -49,6 +50,8 @@ export class MemoryReclaimer implements OnModuleDestroy {
   private releasedAtLastTick = 0;
   /** What the heap held from the system after the last quiet collection (or at start). */
   private committedAfterShrink: number;
+  /** A pressure collection ran since the last quiet one: a burst's pages are still held. */
+  private pressureSinceShrink = false;
   private lastCollectionAtMs = Number.NEGATIVE_INFINITY;
   private pending?: NodeJS.Timeout;
   private readonly ticker: NodeJS.Timeout;
@@ -87,9 +90,10 @@ export class MemoryReclaimer implements OnModuleDestroy {
       this.releasedSinceCollection === this.releasedAtLastTick && loopUtilization < QUIET_LOOP_UTILIZATION;
     this.releasedAtLastTick = this.releasedSinceCollection;
     // Committed memory counts both a heap grown with garbage and the free pages an earlier burst left.
-    const hasGrown = this.heap.committedBytes() >= this.committedAfterShrink + IDLE_SLACK_BYTES;
+    const holdsMore =
+      this.pressureSinceShrink || this.heap.committedBytes() >= this.committedAfterShrink + IDLE_SLACK_BYTES;
     // The tick is a task of its own: collecting here pauses no request.
-    if (isQuiet && hasGrown && !this.pending) this.collect('idle');
+    if (isQuiet && holdsMore && !this.pending) this.collect('idle');
   }
 
   /** A collection as its own task, never inside the request that gave a body back. */
@@ -113,6 +117,7 @@ export class MemoryReclaimer implements OnModuleDestroy {
     this.lastCollectionAtMs = this.nowMs();
     const committedAfter = this.heap.committedBytes();
     if (shrink) this.committedAfterShrink = committedAfter;
+    this.pressureSinceShrink = !shrink;
     this.releasedSinceCollection = 0;
     this.releasedAtLastTick = 0;
     const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
