@@ -25,9 +25,10 @@ describe('HTTP server limits', () => {
   /** Opens a raw connection, lets `talk` write to it, and resolves with everything read once the server closes it. */
   function converse(
     talk: (socket: net.Socket) => void,
+    onPort = port,
   ): Promise<{ received: string; closedByServer: boolean }> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1');
+      const socket = net.connect(onPort, '127.0.0.1');
       let received = '';
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => (received += chunk));
@@ -99,41 +100,54 @@ describe('HTTP server limits', () => {
     },
   );
 
-  it.each([
-    { route: '', face: 'JSON envelope' },
-    { route: 'extensions/iac-code/v1/executions/exec-1/cancel', face: 'cancel route' },
-  ])(
-    'answers a stalled body with 408 REQUEST_TIMEOUT and closes the connection ($face)',
-    async ({ route }) => {
-      const body = JSON.stringify(runInput({ threadId: 'stalled-body' }));
+  describe('a stalled body', () => {
+    // The request deadline is far away here: only the body idle limit can end these requests, however slowly
+    // the machine gets to them.
+    let stalledPort: number;
+    beforeAll(async () => {
+      const own = await gateway.start({
+        IAC_CODE_AGUI_HTTP_HEADERS_TIMEOUT_SECONDS: '20',
+        IAC_CODE_AGUI_HTTP_REQUEST_TIMEOUT_SECONDS: '60',
+      });
+      stalledPort = Number(new URL(own.url).port);
+    });
+
+    it.each([
+      { route: '', face: 'JSON envelope' },
+      { route: 'extensions/iac-code/v1/executions/exec-1/cancel', face: 'cancel route' },
+    ])(
+      'answers a stalled body with 408 REQUEST_TIMEOUT and closes the connection ($face)',
+      async ({ route }) => {
+        const body = JSON.stringify(runInput({ threadId: 'stalled-body' }));
+        const { received } = await converse((socket) => {
+          socket.write(
+            `POST /${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+              `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
+          );
+        }, stalledPort);
+        const [head, payload] = received.split('\r\n\r\n');
+        expect(head).toMatch(/^HTTP\/1\.1 408 /);
+        expect(head.toLowerCase()).toContain('connection: close');
+        expect(JSON.parse(payload)).toEqual({
+          error: { code: 'REQUEST_TIMEOUT', message: 'The request body was not received in time.' },
+        });
+      },
+    );
+
+    it('answers a stalled body on /invocations with one RUN_ERROR frame', async () => {
+      const body = JSON.stringify(runInput({ threadId: 'stalled-invocation' }));
       const { received } = await converse((socket) => {
         socket.write(
-          `POST /${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-            `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
+          'POST /invocations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+            `Accept: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
         );
-      });
-      const [head, payload] = received.split('\r\n\r\n');
+      }, stalledPort);
+      const [head, ...rest] = received.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 408 /);
-      expect(head.toLowerCase()).toContain('connection: close');
-      expect(JSON.parse(payload)).toEqual({
-        error: { code: 'REQUEST_TIMEOUT', message: 'The request body was not received in time.' },
-      });
-    },
-  );
-
-  it('answers a stalled body on /invocations with one RUN_ERROR frame', async () => {
-    const body = JSON.stringify(runInput({ threadId: 'stalled-invocation' }));
-    const { received } = await converse((socket) => {
-      socket.write(
-        'POST /invocations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
-          `Accept: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
-      );
+      expect(parseSse(rest.join('\r\n\r\n')).events).toEqual([
+        expect.objectContaining({ type: 'RUN_ERROR', code: 'REQUEST_TIMEOUT' }),
+      ]);
     });
-    const [head, ...rest] = received.split('\r\n\r\n');
-    expect(head).toMatch(/^HTTP\/1\.1 408 /);
-    expect(parseSse(rest.join('\r\n\r\n')).events).toEqual([
-      expect.objectContaining({ type: 'RUN_ERROR', code: 'REQUEST_TIMEOUT' }),
-    ]);
   });
 
   it('lets a run stream for longer than the request deadline', async () => {

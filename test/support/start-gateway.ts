@@ -50,8 +50,17 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   // Each gateway gets its own state directory unless the test shares one on purpose (restart tests).
   const stateDir = env.IAC_CODE_AGUI_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'agui-state-'));
+  // The gateway runs inside Jest's process, a host with a heap of hundreds of MB: the memory reclaimer's full
+  // collections of it paused the loop 1.2–1.8 s each on a loaded machine and upset the tests' timings
+  // (docs/embedding.md says a host like this turns it off). Its own specs and `npm run fuzz:memory` cover it.
   const config = loadConfig(
-    { HOME: os.homedir(), PATH: process.env.PATH, ...env, IAC_CODE_AGUI_STATE_DIR: stateDir },
+    {
+      HOME: os.homedir(),
+      PATH: process.env.PATH,
+      IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS: '0',
+      ...env,
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+    },
     {
       cwd: process.cwd(),
       homeDir: os.homedir(),
