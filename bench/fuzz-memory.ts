@@ -4,7 +4,8 @@
  * - a 250-character lower-case `threadId` runs normally (its state file stem is hashed);
  * - RSS of `node dist/main.js` at start, its peak during N hostile bodies (default 100,000) from 10 concurrent
  *   clients on all four surfaces (support/hostile-requests.ts), and after idling (90 s by default); with
- *   FUZZ_FORCE_GC=1 the V8 heap used after a forced full GC, to compare with a fresh process's.
+ *   FUZZ_FORCE_GC=1 the V8 heap used after a forced full GC at start and at the end;
+ * - each figure against its target (support/fuzz-targets.ts), met or not.
  * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
  * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency] [seed]`; FUZZ_IDLE_SECONDS sets
@@ -29,6 +30,7 @@ import { mulberry32 } from '../test/support/mulberry32';
 import { HostileRequests, type HostileRequest } from './support/hostile-requests';
 import { GLIBC_MALLOC_ENV, IMAGE_NODE_OPTIONS, snapshotGatewayBuild } from './support/bench-processes';
 import { formatBreakdown, memoryBreakdown, type MemoryBreakdown } from './support/memory-breakdown';
+import { fuzzMemoryVerdicts } from './support/fuzz-targets';
 
 const REPO_ROOT = path.join(__dirname, '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
@@ -139,9 +141,19 @@ async function main(): Promise<void> {
     );
     const atStart = rssMb(child.pid!);
     console.log(`RSS at start: ${atStart.toFixed(1)} MB`);
-    const breakdown = async (when: string) =>
-      console.log(`  ${when}: ${formatBreakdown(await memoryBreakdown(child.pid!, url))}`);
+    const breakdown = async (when: string) => {
+      const read = await memoryBreakdown(child.pid!, url);
+      console.log(`  ${when}: ${formatBreakdown(read)}`);
+      return read;
+    };
     await breakdown('at start');
+    const collectedBreakdown = async (when: string) => {
+      child.kill('SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      return breakdown(when);
+    };
+    // What a fresh process holds referenced: the heap target's base.
+    const fresh = forceGc ? await collectedBreakdown('at start, after a forced full GC') : undefined;
 
     const timings = async (name: string, body: string, times: number) => {
       const results = [];
@@ -257,11 +269,16 @@ async function main(): Promise<void> {
       `RSS after ${IDLE_MS / 1000} s idle: ${idle.toFixed(1)} MB (${(idle - atStart).toFixed(1)} MB over start)`,
     );
     await breakdown('after idling');
-    if (forceGc) {
-      child.kill('SIGUSR2');
-      await new Promise((resolve) => setTimeout(resolve, 5000));
-      await breakdown('after a forced full GC');
-    }
+    const end = fresh ? await collectedBreakdown('after a forced full GC') : undefined;
+    const verdicts = fuzzMemoryVerdicts({
+      startMb: atStart,
+      peakMb: peak,
+      idleMb: idle,
+      heapUsedAfterGcMb: fresh && end ? { fresh: fresh.heapUsedMb, end: end.heapUsedMb } : undefined,
+    });
+    console.log('targets (docs/benchmarks.md):');
+    for (const { target, measured, met } of verdicts)
+      console.log(`  ${met ? 'met' : 'NOT MET'}: ${target}: ${measured}`);
   } finally {
     child.kill('SIGTERM');
     await kernel.close();
