@@ -39,6 +39,8 @@ export enum ErrorCode {
   CANCELLED = 'CANCELLED',
   /** Another replica took the thread's lease: this run stopped without acting on the kernel. */
   THREAD_TAKEN_OVER = 'THREAD_TAKEN_OVER',
+  /** The run's lease went with the thread's whole document (a Redis restart without AOF, an eviction). */
+  STATE_LOST = 'STATE_LOST',
 }
 
 /**
@@ -80,4 +82,5 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.A2A_EXECUTION_FAILED]: 502,
   [ErrorCode.CANCELLED]: 409,
   [ErrorCode.THREAD_TAKEN_OVER]: 409,
+  [ErrorCode.STATE_LOST]: 503,
 };

@@ -181,6 +181,24 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     registry.onApplicationShutdown();
   });
 
+  it('ends with STATE_LOST, not THREAD_TAKEN_OVER, when the store lost the thread with its lease (a Redis restart without AOF)', async () => {
+    const cluster = new FakeThreadCluster();
+    await cluster.write(freshThread(), 0);
+    const registry = new ThreadRegistry(new InMemoryThreadStore(), cluster, null, { threadCacheSize: 8 });
+    const { gateway, sink, delivered, admitted } = await startRun({ registry });
+    const stream = await gateway.stream();
+    stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
+    await sink.written(2);
+    cluster.loseEverything();
+    const permission = permissionInput(ids(admitted.contextId), shellPermissionSpec('tool-1'));
+    stream.push(inputRequiredFrame(ids(admitted.contextId), { input: permission }));
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(last(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_LOST' });
+    expect(gateway.cancelledTaskIds).toEqual([]);
+    registry.onApplicationShutdown();
+  });
+
   it('ends with RUN_ERROR A2A_UNAVAILABLE, the open text closed first and the task cancelled, when the kernel stream fails (docs/behaviour/events.md#run-lifecycle)', async () => {
     const { gateway, sink, delivered, admitted, isBusy } = await startRun();
     const stream = await gateway.stream();

@@ -12,7 +12,6 @@ import { runErrorOf, streamEndFailure, upstreamFailure, type RunFailure } from '
 import { userTurnMessage } from './user-turn-message';
 
 const CANCELLED = new AguiError(ErrorCode.CANCELLED, 'executionCancelled');
-const TAKEN_OVER = new AguiError(ErrorCode.THREAD_TAKEN_OVER, 'threadTakenOver');
 
 /**
  * One AG-UI run against A2A, as an async sequence of AG-UI events (docs/behaviour/events.md#run-lifecycle): RUN_STARTED, the
@@ -25,8 +24,11 @@ export class RunExecution {
   private readonly phase = new RunPhaseMachine();
   /** Bounds how long a run whose client left waits for the kernel to name the task to cancel. */
   private taskIdWait?: NodeJS.Timeout;
-  /** Another replica may hold the thread now: stop at once, acting on nothing (docs/behaviour/state.md#the-run-lease). */
-  private isLeaseLost = false;
+  /**
+   * Another replica may hold the thread now, or the store lost its state: stop at once, acting on nothing,
+   * and end with why (docs/behaviour/state.md#the-run-lease).
+   */
+  private leaseLost?: AguiError;
   /** The resume, when this run answers interrupts. */
   private resume?: Resume;
 
@@ -37,8 +39,8 @@ export class RunExecution {
     deps.persistence.onCancelled(() => {
       if (this.phase.apply('cancel-requested')) this.ctx.abort.abort();
     });
-    deps.persistence.onLeaseLost(() => {
-      this.isLeaseLost = true;
+    deps.persistence.onLeaseLost((lost) => {
+      this.leaseLost = lost;
       this.ctx.abort.abort();
     });
   }
@@ -56,13 +58,11 @@ export class RunExecution {
       const end = ctx.run.input.resume !== undefined ? yield* this.resumeRun() : yield* this.newTurn();
       if (phase.isOverForTheClient) return this.endLeftRun();
       const isCancelled = phase.phase === 'cancelling' && end.kind !== 'interrupted';
-      if (this.isLeaseLost) yield* await this.fail(TAKEN_OVER);
+      if (this.leaseLost) yield* await this.fail(this.leaseLost);
       else yield* await (isCancelled ? this.fail(CANCELLED) : this.finish(end));
     } catch (error) {
       if (phase.isOverForTheClient) return this.endLeftRun();
-      yield* await this.fail(
-        this.isLeaseLost ? TAKEN_OVER : phase.phase === 'cancelling' ? CANCELLED : error,
-      );
+      yield* await this.fail(this.leaseLost ?? (phase.phase === 'cancelling' ? CANCELLED : error));
     } finally {
       clearTimeout(this.taskIdWait);
     }

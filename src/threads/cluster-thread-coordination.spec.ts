@@ -88,9 +88,30 @@ describe('ClusterThreadCoordination', () => {
     expect(cluster.calls.filter((call) => call === 'renew t')).toHaveLength(1);
     const late = jest.fn();
     sut.onLeaseLost(lease, late);
-    expect(late).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(late).toHaveBeenCalledWith(expect.objectContaining({ code: ErrorCode.THREAD_TAKEN_OVER }));
     await sut.release('t', lease);
     expect(cluster.calls).not.toContain('release t');
+  });
+
+  it('tells a lease lost together with the thread document apart: the state was lost (STATE_LOST), not taken over', async () => {
+    jest.useFakeTimers();
+    const { cluster, sut } = coordination();
+    await sut.load('t');
+    const lease = await sut.claim(sampleThreadState('t'), 'run-1');
+    const lost = jest.fn();
+    sut.onLeaseLost(lease, lost);
+    // A Redis restart without AOF: the document and the lease are both gone.
+    cluster.loseEverything();
+    await jest.advanceTimersByTimeAsync(cluster.leaseRenewMs);
+    expect(lost).toHaveBeenCalledWith(
+      expect.objectContaining({ code: ErrorCode.STATE_LOST, messageKey: 'threadStateLost' }),
+    );
+    await expect(sut.ensureLease(lease)).rejects.toMatchObject({ code: ErrorCode.STATE_LOST });
+    await expect(sut.commit(sampleThreadState('t', 'v2'), lease)).rejects.toMatchObject({
+      code: ErrorCode.STATE_LOST,
+    });
+    sut.shutdown();
   });
 
   it('checks the lease in the cluster before a side effect only once the last renewal is older than half the TTL', async () => {

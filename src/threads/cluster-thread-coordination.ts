@@ -17,8 +17,11 @@ interface LeaseWatch {
   readonly renewal: NodeJS.Timeout;
   /** Monotonic time the last claim or renewal Redis confirmed was *sent*: the lease holds until then + TTL. */
   confirmedAt: number;
-  isLost: boolean;
-  readonly lostListeners: (() => void)[];
+  /** Set once the lease is found lost: why, once the thread's document has been looked at. */
+  lost?: Promise<LeaseLostError>;
+  /** What `lost` resolved to, for a listener that comes later. */
+  lostAs?: LeaseLostError;
+  readonly lostListeners: ((lost: LeaseLostError) => void)[];
 }
 
 /**
@@ -65,10 +68,7 @@ export class ClusterThreadCoordination implements ThreadCoordination {
       this.seenVersions.get(state.threadId) ?? 0,
       fence === undefined ? {} : { fenceToken: fence.leaseToken ?? '' },
     );
-    if (outcome.kind === 'fenced') {
-      this.markLost(fence?.leaseToken);
-      throw new LeaseLostError();
-    }
+    if (outcome.kind === 'fenced') throw await this.markLost(fence?.leaseToken, state.threadId);
     this.afterWrite(state, outcome);
   }
 
@@ -87,7 +87,6 @@ export class ClusterThreadCoordination implements ThreadCoordination {
       leaseToken,
       renewal: this.renew(leaseToken),
       confirmedAt: sentAt,
-      isLost: false,
       lostListeners: [],
     };
     this.watches.set(leaseToken, watch);
@@ -98,21 +97,20 @@ export class ClusterThreadCoordination implements ThreadCoordination {
     const watch = lease.leaseToken === undefined ? undefined : this.watches.get(lease.leaseToken);
     // No lease to lose: a guidance run, or a run that already gave its slot back.
     if (!watch) return;
-    if (watch.isLost) throw new LeaseLostError();
+    if (watch.lost) throw await watch.lost;
     const sentAt = this.now();
     if (sentAt - watch.confirmedAt < this.cluster.leaseTtlMs / 2) return;
     // A renewal is the check: it also tells whether the token still holds the lease, and extends it.
     if (!(await this.cluster.renewLease(watch.threadId, watch.leaseToken))) {
-      this.markLost(watch.leaseToken);
-      throw new LeaseLostError();
+      throw await this.markLost(watch.leaseToken, watch.threadId);
     }
     watch.confirmedAt = Math.max(watch.confirmedAt, sentAt);
   }
 
-  onLeaseLost(lease: RunLease, listener: () => void): void {
+  onLeaseLost(lease: RunLease, listener: (lost: LeaseLostError) => void): void {
     const watch = lease.leaseToken === undefined ? undefined : this.watches.get(lease.leaseToken);
     if (!watch) return;
-    if (watch.isLost) listener();
+    if (watch.lostAs) listener(watch.lostAs);
     else watch.lostListeners.push(listener);
   }
 
@@ -126,7 +124,7 @@ export class ClusterThreadCoordination implements ThreadCoordination {
     const watch = this.watches.get(lease.leaseToken);
     this.watches.delete(lease.leaseToken);
     // Lost: the key is another replica's now, or gone; the script would delete nothing anyway.
-    if (watch?.isLost) return;
+    if (watch?.lost) return;
     await this.cluster.releaseLease(threadId, lease.leaseToken).catch((error: unknown) =>
       // The lease then expires on its own after its TTL.
       this.logger.warn({ msg: 'releasing a run lease failed', threadId, error: String(error) }),
@@ -183,7 +181,8 @@ export class ClusterThreadCoordination implements ThreadCoordination {
       this.cluster.renewLease(watch.threadId, leaseToken).then(
         (isHeld) => {
           if (isHeld) watch.confirmedAt = Math.max(watch.confirmedAt, sentAt);
-          else this.markLost(leaseToken);
+          // eslint-disable-next-line @typescript-eslint/no-floating-promises -- never rejects; the listeners hear of it
+          else void this.markLost(leaseToken, watch.threadId);
         },
         (error: unknown) =>
           this.logger.warn({
@@ -197,13 +196,32 @@ export class ClusterThreadCoordination implements ThreadCoordination {
     return renewal;
   }
 
-  /** The lease is gone (expired, or another replica's now): renewals stop and the run hears of it once. */
-  private markLost(leaseToken: string | undefined): void {
+  /**
+   * The lease is gone: renewals stop at once and the run hears of it once, with why. A lease gone together
+   * with the thread's document means the store lost the state (a Redis restart without AOF, an eviction:
+   * docs/behaviour/state.md#redis-durability), not that another replica took over: the document is never
+   * deleted, and a replica that takes a thread writes it.
+   */
+  private markLost(leaseToken: string | undefined, threadId: string): Promise<LeaseLostError> {
     const watch = leaseToken === undefined ? undefined : this.watches.get(leaseToken);
-    if (!watch || watch.isLost) return;
-    watch.isLost = true;
-    clearInterval(watch.renewal);
-    this.logger.warn({ msg: 'run lease lost', code: ErrorCode.THREAD_TAKEN_OVER, threadId: watch.threadId });
-    for (const listener of watch.lostListeners.splice(0)) listener();
+    if (watch?.lost) return watch.lost;
+    if (watch) clearInterval(watch.renewal);
+    const lost = this.cluster.read(threadId).then(
+      (read) => new LeaseLostError(read.state === undefined),
+      // Cannot tell: the usual reading of a lost lease.
+      () => new LeaseLostError(),
+    );
+    if (!watch) return lost;
+    watch.lost = lost.then((error) => {
+      watch.lostAs = error;
+      this.logger.warn({
+        msg: error.isStateLost ? 'run lease lost with the thread state' : 'run lease lost',
+        code: error.code,
+        threadId,
+      });
+      for (const listener of watch.lostListeners.splice(0)) listener(error);
+      return error;
+    });
+    return watch.lost;
   }
 }

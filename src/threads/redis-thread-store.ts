@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import Redis, { ReplyError } from 'ioredis';
+import Redis from 'ioredis';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
-import { ConfigError } from '../config/load-config';
 import { redactCredentials, urlPasswords } from '../logging/redact-credentials';
 import { defineThreadScripts, type ScriptedRedis } from './redis-scripted-client';
-import { judgeRedisDurability, type RedisDurabilitySettings } from './redis-durability';
+import { RedisCancelChannel } from './redis-cancel-channel';
+import { watchRedisConnection } from './redis-connection-log';
+import { readDurabilitySettings, RedisDurabilityGate } from './redis-durability-gate';
 import { redisCancelChannel, redisThreadKeys } from './redis-thread-keys';
 import { acquireRedisLock } from './redis-thread-lock';
 import type { RedisThreadStoreOptions } from './redis-thread-store-options';
@@ -19,19 +19,15 @@ import {
   type VersionedThread,
 } from './thread-cluster';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
-import type { ThreadStore } from './thread-store';
+import { ThreadStoreNotReadyError, type ThreadStore } from './thread-store';
 
 export interface RedisConnectionSettings {
   readonly redisUrl: string;
   readonly keyPrefix: string;
   /** IAC_CODE_AGUI_REDIS_TLS; a `rediss://` URL turns TLS on by itself. */
   readonly tls: boolean;
-}
-
-interface CancelMessage {
-  readonly threadId: string;
-  readonly executionId: string;
-  readonly origin: string;
+  /** IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE: a Redis without AOF or with an evicting policy is flagged, not refused. */
+  readonly allowVolatile?: boolean;
 }
 
 /**
@@ -39,6 +35,9 @@ interface CancelMessage {
  * thread holds the docs/behaviour/state.md#the-document document (the same canonical JSON as the file store) and its version; the registry
  * writes it only by compare-and-set, claims the run lease in the same atomic step, and fences a run's writes
  * with the lease token it got. Loads read the thread only (load on demand, docs/behaviour/state.md#atomic-writes).
+ * What lives on a connection — the durability check, the cancel subscription, the scripts (ioredis loads
+ * them on each new socket: EVAL first, EVALSHA after) — is set up again at every reconnect
+ * (docs/behaviour/state.md#redis-connection-life).
  */
 export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicationShutdown {
   readonly [IS_THREAD_CLUSTER] = true;
@@ -46,12 +45,9 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
   readonly leaseTtlMs: number;
   private readonly logger = new Logger(RedisThreadStore.name);
   private readonly client: ScriptedRedis;
-  private subscriber?: Redis;
-  private subscribed: Promise<void> = Promise.resolve();
+  private readonly durability: RedisDurabilityGate;
+  private readonly cancels: RedisCancelChannel;
   private isClosed = false;
-  private readonly cancelListeners: ((threadId: string, executionId: string) => void)[] = [];
-  /** Tells this replica's own cancel broadcasts apart: the registry has already ended its local run. */
-  private readonly origin = randomUUID();
 
   constructor(
     private readonly settings: RedisConnectionSettings,
@@ -68,12 +64,26 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
         connectionName: 'agui-a2a-gateway',
       }),
     );
-    this.client.on('error', (error: Error) =>
-      this.logger.warn({
-        msg: 'Redis connection error',
-        code: ErrorCode.STATE_UNAVAILABLE,
-        error: this.logText(error),
-      }),
+    const logText = (error: unknown) => this.logText(error);
+    this.durability = new RedisDurabilityGate(
+      () => readDurabilitySettings(this.client),
+      settings.allowVolatile ?? false,
+      this.logger,
+    );
+    watchRedisConnection(this.client, {
+      name: 'commands',
+      logger: this.logger,
+      logText,
+      isClosed: () => this.isClosed,
+      // A failed check keeps the last verdict; the next reconnect or readiness probe checks again.
+      onReady: () => void this.durability.check().catch(() => undefined),
+    });
+    this.cancels = new RedisCancelChannel(
+      this.client,
+      redisCancelChannel(settings.keyPrefix),
+      this.logger,
+      logText,
+      () => this.isClosed,
     );
   }
 
@@ -83,6 +93,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
 
   /** Unconditional replace (the ThreadStore contract); the registry itself writes through `write`. */
   async save(state: ThreadState): Promise<void> {
+    await this.durability.admit();
     const { document } = redisThreadKeys(this.settings.keyPrefix, state.threadId);
     const text = serializeThreadState(state);
     await this.guard(
@@ -90,69 +101,24 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     );
   }
 
+  /** Not ready until connected and a durability check has passed, then a PING. */
   async checkReady(): Promise<void> {
+    if (this.client.status !== 'ready') throw new ThreadStoreNotReadyError('Redis is not connected');
+    await this.durability.admit();
     if ((await this.guard(this.client.ping())) !== 'PONG') throw unavailable(new Error('no PONG'));
   }
 
   /**
    * The boot check of docs/behaviour/state.md#redis-durability: a Redis without AOF or with an evicting
-   * policy stops the start (ConfigError) unless `allowVolatile` (IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE), which
-   * starts with a warning. A server that refuses CONFIG, or does not answer yet, is logged as unchecked.
+   * policy stops the start (ConfigError) unless `allowVolatile`, which starts with a warning. A server that
+   * refuses CONFIG is logged as unchecked; one that does not answer yet leaves the replica not ready.
    */
-  async verifyDurability(allowVolatile: boolean): Promise<void> {
-    let settings: RedisDurabilitySettings;
-    try {
-      settings = await this.durabilitySettings();
-    } catch (error) {
-      this.logger.warn({
-        msg: 'Redis durability not checked: Redis did not answer at start',
-        code: ErrorCode.STATE_UNAVAILABLE,
-        error: this.logText(error),
-      });
-      return;
-    }
-    const verdict = judgeRedisDurability(settings);
-    if (verdict.kind === 'durable') return;
-    if (verdict.kind === 'unverifiable') {
-      this.logger.warn({
-        msg: 'Redis durability not checked: the server refuses CONFIG GET; it must run with appendonly yes and maxmemory-policy noeviction',
-      });
-      return;
-    }
-    const problems = verdict.problems.join('; ');
-    if (!allowVolatile) {
-      throw new ConfigError(
-        `IAC_CODE_AGUI_REDIS_URL: Redis would lose announced interrupts (${problems}). Run it with appendonly yes and maxmemory-policy noeviction, or set IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE=true to start anyway.`,
-      );
-    }
-    this.logger.warn({
-      msg: 'Redis is not durable: a Redis restart or eviction loses announced interrupts and run leases (IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE=true)',
-      problems: verdict.problems,
-    });
-  }
-
-  /** `CONFIG GET` of the two settings; an error reply (CONFIG renamed or not allowed) leaves a setting unknown. */
-  private async durabilitySettings(): Promise<RedisDurabilitySettings> {
-    const setting = async (name: string): Promise<string | undefined> => {
-      try {
-        const reply = (await this.client.config('GET', name)) as string[];
-        return reply[1];
-      } catch (error) {
-        if (error instanceof ReplyError) return undefined;
-        throw error;
-      }
-    };
-    const [appendonly, maxmemoryPolicy] = await Promise.all([
-      setting('appendonly'),
-      setting('maxmemory-policy'),
-    ]);
-    return {
-      ...(appendonly === undefined ? {} : { appendonly }),
-      ...(maxmemoryPolicy === undefined ? {} : { maxmemoryPolicy }),
-    };
+  verifyDurability(): Promise<void> {
+    return this.durability.checkAtBoot((error) => this.logText(error));
   }
 
   async read(threadId: string): Promise<VersionedThread> {
+    await this.durability.admit();
     const keys = redisThreadKeys(this.settings.keyPrefix, threadId);
     const replies = await this.guard(
       this.client.multi().hmget(keys.document, 'document', 'version').exists(keys.lease).exec(),
@@ -175,6 +141,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     expectedVersion: number,
     condition: ThreadWriteCondition = {},
   ): Promise<ThreadWriteOutcome> {
+    await this.durability.admit();
     const keys = redisThreadKeys(this.settings.keyPrefix, state.threadId);
     const [mode, argument] =
       condition.claimForRun !== undefined
@@ -198,7 +165,8 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     throw unavailable(new Error(`unexpected write outcome ${outcome}`));
   }
 
-  lock(threadId: string): Promise<ThreadClusterLock> {
+  async lock(threadId: string): Promise<ThreadClusterLock> {
+    await this.durability.admit();
     const { lock } = redisThreadKeys(this.settings.keyPrefix, threadId);
     return acquireRedisLock(this.client, lock, this.options, this.logger);
   }
@@ -214,60 +182,29 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
   }
 
   async publishCancel(threadId: string, executionId: string): Promise<void> {
-    const message: CancelMessage = { threadId, executionId, origin: this.origin };
-    await this.guard(
-      this.client.publish(redisCancelChannel(this.settings.keyPrefix), JSON.stringify(message)),
-    );
+    await this.guard(this.cancels.publish(threadId, executionId));
   }
 
-  /**
-   * Pub/sub rather than the lease holder polling: the run on another replica ends at once, and a message
-   * lost while a replica reconnects costs only the original's behaviour (docs/behaviour/cancel.md#cancel-route caveat: the run
-   * ends when A2A reports the task cancelled).
-   */
   onCancelPublished(listener: (threadId: string, executionId: string) => void): void {
-    this.cancelListeners.push(listener);
-    if (this.subscriber) return;
-    const channel = redisCancelChannel(this.settings.keyPrefix);
-    this.subscriber = this.client.duplicate();
-    this.subscriber.on('error', (error: Error) =>
-      this.logger.warn({ msg: 'Redis subscriber error', error: this.logText(error) }),
-    );
-    this.subscriber.on('message', (from: string, text: string) => {
-      if (from !== channel) return;
-      const message = parseCancelMessage(text);
-      if (!message || message.origin === this.origin) return;
-      for (const notify of this.cancelListeners) notify(message.threadId, message.executionId);
-    });
-    this.subscribed = this.subscriber.subscribe(channel).then(
-      () => undefined,
-      (error: unknown) =>
-        this.logger.error({ msg: 'subscribing to the cancel channel failed', error: this.logText(error) }),
-    );
+    this.cancels.listen(listener);
   }
 
   /** Resolves once the cancel subscription is confirmed: before that, another replica's cancel is missed. */
   whenSubscribed(): Promise<void> {
-    return this.subscribed;
+    return this.cancels.whenSubscribed();
   }
 
   /** Idempotent: the store is also bound as THREAD_CLUSTER, so Nest calls this twice. */
   async onApplicationShutdown(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    // A SUBSCRIBE still in flight would leave its command timer behind the closed connection.
-    await this.subscribed;
-    await Promise.all(
-      [this.client, this.subscriber].map((connection) =>
-        connection?.quit().catch(() => connection.disconnect()),
-      ),
-    );
+    await Promise.all([this.cancels.close(), this.client.quit().catch(() => this.client.disconnect())]);
   }
 
   /** Drops both connections without releasing anything: what a crashed replica leaves in Redis (tests). */
   disconnectWithoutCleanup(): void {
     this.client.disconnect();
-    this.subscriber?.disconnect();
+    this.cancels.disconnect();
   }
 
   /** An error's text for a log line: ioredis messages may carry the connection string. */
@@ -290,19 +227,6 @@ function parseDocument(text: string, threadId: string): ThreadState {
     return validateThreadState(JSON.parse(text), threadId);
   } catch (error) {
     throw unavailable(error);
-  }
-}
-
-function parseCancelMessage(text: string): CancelMessage | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<CancelMessage>;
-    return typeof value.threadId === 'string' &&
-      typeof value.executionId === 'string' &&
-      typeof value.origin === 'string'
-      ? (value as CancelMessage)
-      : undefined;
-  } catch {
-    return undefined;
   }
 }
 

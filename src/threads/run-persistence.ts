@@ -1,3 +1,4 @@
+import type { LeaseLostError } from './thread-coordination';
 import type { ThreadState } from './thread-state';
 
 /**
@@ -28,7 +29,7 @@ export interface RunPersistence {
    */
   ensureLease(): Promise<void>;
   /** Called once when the run's lease is found lost: the run stops without acting on the kernel. */
-  onLeaseLost(callback: () => void): void;
+  onLeaseLost(callback: (lost: LeaseLostError) => void): void;
   /** Frees the thread's active-run slot (on every replica: a lease in Redis). Idempotent; never rejects. */
   release(): Promise<void>;
 }

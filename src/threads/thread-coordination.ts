@@ -37,8 +37,8 @@ export interface ThreadCoordination {
    * rejects STATE_UNAVAILABLE, so nothing is sent without knowing (docs/behaviour/state.md#the-run-lease).
    */
   ensureLease(lease: RunLease): Promise<void>;
-  /** `listener` runs once, when the run's lease is found lost (at once, synchronously, if it already is). */
-  onLeaseLost(lease: RunLease, listener: () => void): void;
+  /** `listener` runs once, when the run's lease is found lost and why (at once if that is already known). */
+  onLeaseLost(lease: RunLease, listener: (lost: LeaseLostError) => void): void;
   /** Gives a run's slot back; never rejects. */
   release(threadId: string, lease: RunLease): Promise<void>;
   /** Tells the other replicas (if any) to end the thread's active run of that execution; never rejects. */
@@ -53,12 +53,16 @@ export interface ThreadCoordination {
 }
 
 /**
- * The run's lease is gone: another replica may hold the thread now. Not a version conflict (retried) nor an
- * unavailable store (503): the run stops at once, sending nothing more to the kernel (THREAD_TAKEN_OVER).
+ * The run's lease is gone: another replica may hold the thread now (THREAD_TAKEN_OVER), or the store lost the
+ * thread's document with it (`stateLost`: a Redis restart without AOF, an eviction; STATE_LOST). Not a version
+ * conflict (retried) nor an unavailable store (503): the run stops at once, sending nothing more to the kernel.
  */
 export class LeaseLostError extends AguiError {
-  constructor() {
-    super(ErrorCode.THREAD_TAKEN_OVER, 'threadTakenOver');
+  constructor(readonly isStateLost = false) {
+    super(
+      isStateLost ? ErrorCode.STATE_LOST : ErrorCode.THREAD_TAKEN_OVER,
+      isStateLost ? 'threadStateLost' : 'threadTakenOver',
+    );
     this.name = 'LeaseLostError';
   }
 }

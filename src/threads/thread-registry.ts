@@ -4,7 +4,7 @@ import { RunMetrics } from '../metrics/run-metrics';
 import { ClusterThreadCoordination } from './cluster-thread-coordination';
 import { LocalThreadCoordination } from './local-thread-coordination';
 import { THREAD_CLUSTER, type ThreadCluster } from './thread-cluster';
-import type { RunLease, ThreadCoordination } from './thread-coordination';
+import type { LeaseLostError, RunLease, ThreadCoordination } from './thread-coordination';
 import { DEFAULT_THREAD_CACHE_BYTES } from './local-thread-coordination';
 import type { ThreadState } from './thread-state';
 import { validatedCluster, validatedStore } from './validated-thread-sources';
@@ -144,7 +144,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
   }
 
   /** The run hears once that its lease was found lost (renewal, fenced write or lease check). */
-  onLeaseLost(threadId: string, runId: string, listener: () => void): void {
+  onLeaseLost(threadId: string, runId: string, listener: (lost: LeaseLostError) => void): void {
     this.coordination.onLeaseLost(this.leaseOf(threadId, runId), listener);
   }
 

@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import type { RunPersistence } from './run-persistence';
+import type { LeaseLostError } from './thread-coordination';
 import { ThreadWriteConflictError } from './thread-cluster';
 import type { ThreadRegistry } from './thread-registry';
 import { withExecutionTerminal } from './terminal-execution';
@@ -79,7 +80,7 @@ export class ThreadRunState implements RunPersistence {
     return this.registry.ensureLease(this.current.threadId, this.runId);
   }
 
-  onLeaseLost(callback: () => void): void {
+  onLeaseLost(callback: (lost: LeaseLostError) => void): void {
     this.registry.onLeaseLost(this.current.threadId, this.runId, callback);
   }
 

@@ -1,3 +1,5 @@
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
 import type { ThreadState } from './thread-state';
 
 /** Injection token of the thread store (CONTRIBUTING.md): consumers write `@Inject(THREAD_STORE)`. */
@@ -14,6 +16,23 @@ export interface ThreadStore {
   load(threadId: string): Promise<ThreadState | undefined>;
   /** Replaces the thread's state atomically: a reader sees the old or the new document, never a mix. */
   save(state: ThreadState): Promise<void>;
-  /** Resolves when the store can write (readiness probe); rejects with STATE_UNAVAILABLE otherwise. */
+  /**
+   * Resolves when the store can write (readiness probe); rejects with STATE_UNAVAILABLE otherwise — a
+   * ThreadStoreNotReadyError when it can say why, which `/health/ready` reports as its reason.
+   */
   checkReady(): Promise<void>;
+}
+
+/**
+ * STATE_UNAVAILABLE with the reason `/health/ready` shows (an open route: the reason names settings or a
+ * state, never a secret).
+ */
+export class ThreadStoreNotReadyError extends AguiError {
+  constructor(
+    readonly reason: string,
+    cause?: unknown,
+  ) {
+    super(ErrorCode.STATE_UNAVAILABLE, 'stateUnavailable', cause === undefined ? undefined : { cause });
+    this.name = 'ThreadStoreNotReadyError';
+  }
 }

@@ -64,6 +64,7 @@ export interface ThreadsParts {
                     redisUrl: config.store.redisUrl ?? '',
                     keyPrefix: config.store.keyPrefix,
                     tls: config.store.tls,
+                    allowVolatile: config.store.allowVolatile,
                   },
                   {
                     ...options,
@@ -71,7 +72,7 @@ export interface ThreadsParts {
                   },
                 );
                 // A refused start must not leave the client connected (a host's test would hang on it).
-                await store.verifyDurability(config.store.allowVolatile).catch(async (error: unknown) => {
+                await store.verifyDurability().catch(async (error: unknown) => {
                   await store.onApplicationShutdown();
                   throw error;
                 });

@@ -38,6 +38,8 @@ export const DE: Record<MessageKey, string> = {
   threadBusy: 'Der AG-UI-Thread hat bereits eine aktive Ausführung.',
   threadTakenOver:
     'Ein anderes Replikat hat diesen Thread übernommen: Diese Ausführung wurde beendet, ohne auf die Aufgabe einzuwirken. Wiederholen Sie die Anfrage, um dem Thread zu folgen.',
+  threadStateLost:
+    'Der Zustandsspeicher hat den Zustand dieses Threads verloren (ein Redis-Neustart ohne Persistenz oder eine Verdrängung): Diese Ausführung wurde beendet, ohne auf die Aufgabe einzuwirken. Zuvor gemeldete Unterbrechungen sind verloren; beginnen Sie einen neuen Turn.',
   socketBusy:
     'Die Eingabe mit runId {runId} wurde abgelehnt: Auf diesem WebSocket lief ein Run und seine Warteschlange war voll. Senden Sie sie erneut.',
   threadBindingConflict:

@@ -38,6 +38,8 @@ export const EN = {
   threadBusy: 'The AG-UI thread already has an active run.',
   threadTakenOver:
     'Another replica took over this thread: this run stopped without acting on the task. Retry to follow the thread where it is now.',
+  threadStateLost:
+    "The state store lost this thread's state (a Redis restart without persistence, or an eviction): this run stopped without acting on the task. Interrupts announced before are gone; start a new turn.",
   socketBusy:
     'The input with runId {runId} was refused: a run was in progress on this WebSocket and its queue was full. Send it again.',
   threadBindingConflict: 'The AG-UI thread is already bound to another workspace or caller.',

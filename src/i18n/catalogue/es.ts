@@ -38,6 +38,8 @@ export const ES: Record<MessageKey, string> = {
   threadBusy: 'El hilo AG-UI ya tiene una ejecución activa.',
   threadTakenOver:
     'Otra réplica tomó el control de este hilo: esta ejecución se detuvo sin actuar sobre la tarea. Reintente para seguir el hilo donde está ahora.',
+  threadStateLost:
+    'El almacén de estado perdió el estado de este hilo (un reinicio de Redis sin persistencia o un desalojo): esta ejecución se detuvo sin actuar sobre la tarea. Las interrupciones anunciadas antes se perdieron; inicie un nuevo turno.',
   socketBusy:
     'Se rechazó la entrada con runId {runId}: había una ejecución en curso en este WebSocket y su cola estaba llena. Envíela de nuevo.',
   threadBindingConflict: 'El hilo AG-UI ya está vinculado a otro espacio de trabajo o a otro llamante.',

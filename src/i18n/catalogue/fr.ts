@@ -38,6 +38,8 @@ export const FR: Record<MessageKey, string> = {
   threadBusy: 'Le fil AG-UI a déjà une exécution en cours.',
   threadTakenOver:
     "Une autre réplique a repris ce fil : cette exécution s'est arrêtée sans agir sur la tâche. Réessayez pour suivre le fil là où il en est.",
+  threadStateLost:
+    "Le stockage d'état a perdu l'état de ce fil (un redémarrage de Redis sans persistance, ou une éviction) : cette exécution s'est arrêtée sans agir sur la tâche. Les interruptions annoncées auparavant sont perdues ; commencez un nouveau tour.",
   socketBusy:
     "L'entrée avec le runId {runId} a été refusée : une exécution était en cours sur ce WebSocket et sa file d'attente était pleine. Renvoyez-la.",
   threadBindingConflict: 'Le fil AG-UI est déjà lié à un autre espace de travail ou à un autre appelant.',

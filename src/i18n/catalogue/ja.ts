@@ -38,6 +38,8 @@ export const JA: Record<MessageKey, string> = {
   threadBusy: 'この AG-UI スレッドではすでに実行が進行中です。',
   threadTakenOver:
     '別のレプリカがこのスレッドを引き継ぎました。この実行はタスクに何もせずに停止しました。再試行すると現在のスレッドの状態を追えます。',
+  threadStateLost:
+    '状態ストアがこのスレッドの状態を失いました（永続化なしでの Redis の再起動、または追い出し）。この実行はタスクに何もせずに停止しました。以前に通知された割り込みは失われています。新しいターンを開始してください。',
   socketBusy:
     'runId {runId} の入力は拒否されました。この WebSocket では実行が進行中で、キューがいっぱいでした。もう一度送信してください。',
   threadBindingConflict:

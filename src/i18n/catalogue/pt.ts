@@ -38,6 +38,8 @@ export const PT: Record<MessageKey, string> = {
   threadBusy: 'A thread AG-UI já tem uma execução ativa.',
   threadTakenOver:
     'Outra réplica assumiu esta thread: esta execução parou sem agir sobre a tarefa. Tente novamente para acompanhar a thread onde ela está agora.',
+  threadStateLost:
+    'O armazenamento de estado perdeu o estado desta thread (um reinício do Redis sem persistência ou uma remoção): esta execução parou sem agir sobre a tarefa. As interrupções anunciadas antes foram perdidas; inicie um novo turno.',
   socketBusy:
     'A entrada com runId {runId} foi recusada: havia uma execução em andamento neste WebSocket e sua fila estava cheia. Envie-a novamente.',
   threadBindingConflict: 'A thread AG-UI já está vinculada a outro espaço de trabalho ou a outro chamador.',

@@ -37,6 +37,8 @@ export const ZH: Record<MessageKey, string> = {
   threadBusy: '该 AG-UI 对话线程已有正在进行的运行。',
   threadTakenOver:
     '另一个副本已接管此对话线程：本次运行已停止，未对任务执行任何操作。请重试以跟进线程的当前状态。',
+  threadStateLost:
+    '状态存储丢失了此对话线程的状态（Redis 在未启用持久化的情况下重启，或数据被驱逐）：本次运行已停止，未对任务执行任何操作。之前通知的中断已丢失；请开始新的一轮。',
   socketBusy: 'runId 为 {runId} 的输入已被拒绝：此 WebSocket 上有正在进行的运行，且其队列已满。请重新发送。',
   threadBindingConflict: '该 AG-UI 对话线程已绑定到其他工作区或调用方。',
   resumeRequired: '该 AG-UI 对话线程正在等待中断响应。',

@@ -10,7 +10,8 @@ import type { ThreadState } from '../../../src/threads/thread-state';
 /**
  * A `ThreadCluster` in memory, for unit specs of the cluster coordination: versioned documents with
  * compare-and-set, one lease per thread with a fencing token, and a cancel channel. `takeLease` plays another
- * replica holding the slot; `dropLease` a lease that expired; `calls` records what reached the cluster.
+ * replica holding the slot; `dropLease` a lease that expired; `loseEverything` a Redis restarted without
+ * AOF; `calls` records what reached the cluster.
  */
 export class FakeThreadCluster implements ThreadCluster {
   readonly leaseRenewMs = 1_000;
@@ -38,10 +39,11 @@ export class FakeThreadCluster implements ThreadCluster {
   ): Promise<ThreadWriteOutcome> {
     this.calls.push(`write ${state.threadId}@${expectedVersion}`);
     const current = this.documents.get(state.threadId)?.version ?? 0;
-    if (current !== expectedVersion) return { kind: 'conflict' };
-    if (condition.claimForRun !== undefined && this.leases.has(state.threadId)) return { kind: 'busy' };
+    // Fenced before a conflict, as the Redis script: without the lease no version could land.
     if (condition.fenceToken !== undefined && this.leases.get(state.threadId) !== condition.fenceToken)
       return { kind: 'fenced' };
+    if (current !== expectedVersion) return { kind: 'conflict' };
+    if (condition.claimForRun !== undefined && this.leases.has(state.threadId)) return { kind: 'busy' };
     this.documents.set(state.threadId, { state, version: current + 1 });
     if (condition.claimForRun === undefined) return { kind: 'written', version: current + 1 };
     const leaseToken = `lease-${this.nextToken++}`;
@@ -73,5 +75,10 @@ export class FakeThreadCluster implements ThreadCluster {
 
   dropLease(threadId: string): void {
     this.leases.delete(threadId);
+  }
+
+  loseEverything(): void {
+    this.documents.clear();
+    this.leases.clear();
   }
 }
