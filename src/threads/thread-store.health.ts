@@ -14,7 +14,7 @@ export const STORE_PROBE_DEADLINE_MS = 1000;
  * a stall that starts right after a good probe is seen within this plus the deadline (docs/behaviour/state.md#readiness).
  * A probe that failed, or took longer than this, is never reused: the next check probes again.
  */
-export const STORE_PROBE_REUSE_MS = 250;
+export const STORE_PROBE_REUSE_MS = 100;
 
 type ProbeResult = 'up' | 'no answer in time' | (string & {});
 

@@ -6,7 +6,7 @@ import Redis from 'ioredis';
 import { redisThreadKeys } from '../../src/threads/redis-thread-keys';
 import { startFaultProxy, type FaultProxy, type ProxiedCall } from '../support/fault-proxy';
 import { interruptsOf, resumeInput, type Json } from '../support/interrupt-helpers';
-import { startRedisServer, type RunningRedis } from '../support/redis-server';
+import { freeRedisPort, startRedisServer, type RunningRedis } from '../support/redis-server';
 import { runInput } from '../support/run-input';
 import { eventually, openRun, postRun, type OpenRun } from '../support/sse-client';
 import { startKernelUpstream, type KernelUpstream } from '../support/start-kernel-upstream';
@@ -20,6 +20,11 @@ import { buildServiceForTests, startServiceProcess, type ServiceProcess } from '
  * 3; the measurement runs 20).
  */
 const TRIES = Number(process.env.AGUI_REPLICA_FAULT_TRIES ?? 3);
+/** Redis stalls (SIGSTOP for STALL_MS) the readiness loop makes; the measurement runs 20. */
+const STALL_CYCLES = Number(process.env.AGUI_REDIS_STALL_CYCLES ?? 2);
+const STALL_MS = 5_000;
+/** How long after the replica its Redis starts, in the "replica before Redis" scenario. */
+const REDIS_LATE_MS = 10_000;
 /** Short, so a try waits about a second for the lease of a frozen or dead replica to run out. */
 const LEASE_TTL_SECONDS = '1';
 const ALLOW = { decision: 'allow_once' };
@@ -96,6 +101,11 @@ async function startReplica(env: Record<string, string> = {}): Promise<Replica> 
 async function documentOf(threadId: string): Promise<Json | undefined> {
   const text = await raw.hget(redisThreadKeys(keyPrefix, threadId).document, 'document');
   return text === null ? undefined : (JSON.parse(text) as Json);
+}
+
+async function readiness(replica: Replica): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${replica.url}health/ready`);
+  return { status: response.status, body: (await response.json()) as Json };
 }
 
 const sideEffects = (calls: ProxiedCall[]) => calls.filter((call) => SIDE_EFFECTS.has(call.method));
@@ -319,25 +329,244 @@ describe('Redis durability and stalls', () => {
     }
   }, 60_000);
 
-  it('answers readiness 503 within its own deadline while Redis stalls, and 200 once it is back', async () => {
-    const replica = await startReplica();
-    const ready = async () => {
-      const response = await fetch(`${replica.url}health/ready`);
-      return { status: response.status, body: (await response.json()) as Json };
-    };
-    expect((await ready()).status).toBe(200);
-    expect(replica.service.output()).not.toContain('Redis is not durable');
-    redis.signal('SIGSTOP');
+  it(
+    `answers readiness 503 while Redis stalls and 200 once it is back (${STALL_CYCLES} stalls of 5 s)`,
+    async () => {
+      const replica = await startReplica();
+      expect((await readiness(replica)).status).toBe(200);
+      expect(replica.service.output()).not.toContain('Redis is not durable');
+      // A poller as a load balancer's would be, every 50 ms; each answer stamped when it arrived.
+      const answers: { at: number; status: number; reason?: string }[] = [];
+      let isPolling = true;
+      const polling = (async () => {
+        while (isPolling) {
+          const answer = await readiness(replica);
+          answers.push({
+            at: performance.now(),
+            status: answer.status,
+            reason: answer.body.details?.threadStore?.reason,
+          });
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      const toDown: number[] = [];
+      const toUp: number[] = [];
+      try {
+        for (let cycle = 0; cycle < STALL_CYCLES; cycle++) {
+          await eventually(
+            async () => answers.at(-1)?.status,
+            (status) => status === 200,
+            20_000,
+          );
+          const stoppedAt = performance.now();
+          redis.signal('SIGSTOP');
+          const down = await eventually(
+            async () => answers.find((answer) => answer.at > stoppedAt && answer.status === 503),
+            (answer) => answer !== undefined,
+            20_000,
+          );
+          // The stall lasts its 5 s from its start, whenever the poller saw it.
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.max(0, stoppedAt + STALL_MS - performance.now())),
+          );
+          const continuedAt = performance.now();
+          redis.signal('SIGCONT');
+          const up = await eventually(
+            async () => answers.find((answer) => answer.at > continuedAt && answer.status === 200),
+            (answer) => answer !== undefined,
+            20_000,
+          );
+          expect(down).toMatchObject({ status: 503, reason: 'no answer in time' });
+          expect(up?.status).toBe(200);
+          toDown.push(down!.at - stoppedAt);
+          toUp.push(up!.at - continuedAt);
+        }
+      } finally {
+        redis.signal('SIGCONT');
+        isPolling = false;
+        await polling;
+      }
+      const figures = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const at = (q: number) =>
+          Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+        return `min ${at(0)} median ${at(0.5)} p90 ${at(0.9)} max ${at(1)} ms`;
+      };
+      process.stdout.write(
+        `readiness over ${STALL_CYCLES} Redis stalls of ${STALL_MS} ms: first 503 after the stall's start ${figures(toDown)}; first 200 after its end ${figures(toUp)}\n`,
+      );
+    },
+    60_000 + STALL_CYCLES * 30_000,
+  );
+});
+
+describe('a replica started before its Redis, and a Redis that restarts', () => {
+  const cancelChannel = () => `${keyPrefix}cancel`;
+  /** Redis on a port chosen now, started later: the replica's URL points at it before it exists. */
+  async function lateRedis() {
+    const port = await freeRedisPort();
+    return { port, url: `redis://127.0.0.1:${port}/0` };
+  }
+  const subscribers = async (client: Redis) =>
+    Number(((await client.pubsub('NUMSUB', cancelChannel())) as [string, number])[1]);
+
+  it('joins fully once Redis starts 10 s later: ready, subscribed, and a cancel through another replica reaches its run by the channel', async () => {
+    const late = await lateRedis();
+    const early = await startReplica({ IAC_CODE_AGUI_REDIS_URL: late.url });
+    expect(await readiness(early)).toMatchObject({
+      status: 503,
+      body: { details: { threadStore: { status: 'down', reason: 'Redis is not connected' } } },
+    });
+    const refused = await postRun(early.url, runInput({ threadId: 'early-0', runId: 'refused' }));
+    expect({ status: refused.status, code: JSON.parse(refused.text).error.code }).toEqual({
+      status: 503,
+      code: 'STATE_UNAVAILABLE',
+    });
+    // The scenario itself, not a wait for something: Redis starts this long after the replica.
+    await new Promise((resolve) => setTimeout(resolve, REDIS_LATE_MS));
+    const server = await startRedisServer({ port: late.port });
+    const client = new Redis(late.url);
     try {
-      // The last probe's answer is kept a few seconds; the next one meets the stalled Redis.
-      const stalled = await eventually(ready, (answer) => answer.status === 503, 20_000);
-      expect(stalled).toMatchObject({
-        status: 503,
-        body: { details: { threadStore: { status: 'down', reason: 'no answer in time' } } },
-      });
+      const startedAt = performance.now();
+      await eventually(
+        () => readiness(early),
+        (answer) => answer.status === 200,
+        20_000,
+      );
+      const readyAfterMs = performance.now() - startedAt;
+      expect(
+        await eventually(
+          () => subscribers(client),
+          (count) => count >= 1,
+          20_000,
+        ),
+      ).toBeGreaterThanOrEqual(1);
+      const subscribedAfterMs = performance.now() - startedAt;
+      const other = await startReplica({ IAC_CODE_AGUI_REDIS_URL: late.url });
+
+      // The kernel's own word of the cancel waits in the early replica's proxy: only the channel can end its run.
+      const paused = early.proxy.holdAnswer('SendStreamingMessage', 1);
+      const run = openRun(early.url, runInput({ threadId: 'early-1', runId: 'run-1', text: 'silent' }));
+      const releaseStream = await paused;
+      const bound = await eventually(
+        async () => {
+          const text = await client.hget(redisThreadKeys(keyPrefix, 'early-1').document, 'document');
+          return text === null ? undefined : (JSON.parse(text) as Json);
+        },
+        (doc) => Boolean(doc?.execution.taskId),
+        10_000,
+      );
+      const cancelled = await fetch(
+        `${other.url}extensions/iac-code/v1/executions/${bound?.execution.executionId}/cancel`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ threadId: 'early-1', rosInvocationId: 'invocation-1' }),
+        },
+      );
+      expect(cancelled.status).toBe(200);
+      const end = await run.finished;
+      releaseStream();
+      expect(lastOf(end.events)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+      // One line for the wait per connection, not one per retry.
+      const lines = early.service.output();
+      expect(lines.match(/Redis not reachable yet; retrying/g)).toHaveLength(2);
+      expect(lines.match(/"msg":"Redis connected"/g)).toHaveLength(2);
+      process.stdout.write(
+        `replica started ${REDIS_LATE_MS} ms before Redis: ready ${Math.round(readyAfterMs)} ms and subscribed ${Math.round(subscribedAfterMs)} ms after Redis answered\n`,
+      );
     } finally {
-      redis.signal('SIGCONT');
+      client.disconnect();
+      await server.close();
     }
-    expect((await eventually(ready, (answer) => answer.status === 200, 20_000)).status).toBe(200);
-  }, 60_000);
+  }, 90_000);
+
+  it('refuses a volatile Redis it meets after boot (not ready, no run), or flags it with the override', async () => {
+    const late = await lateRedis();
+    const strict = await startReplica({ IAC_CODE_AGUI_REDIS_URL: late.url });
+    const lenient = await startReplica({
+      IAC_CODE_AGUI_REDIS_URL: late.url,
+      IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE: 'true',
+    });
+    expect((await readiness(strict)).status).toBe(503);
+    const server = await startRedisServer({ port: late.port, appendonly: 'no' });
+    try {
+      expect(
+        (
+          await eventually(
+            () => readiness(lenient),
+            (answer) => answer.status === 200,
+            20_000,
+          )
+        ).status,
+      ).toBe(200);
+      expect(lenient.service.output()).toContain('Redis is not durable: a Redis restart or eviction');
+      const notDurable = await eventually(
+        () => readiness(strict),
+        (answer) => /not durable/.test(String(answer.body.details?.threadStore?.reason)),
+        20_000,
+      );
+      expect(notDurable).toMatchObject({
+        status: 503,
+        body: {
+          details: { threadStore: { reason: 'Redis is not durable (appendonly is "no", not "yes")' } },
+        },
+      });
+      const refused = await postRun(strict.url, runInput({ threadId: 'volatile-1', runId: 'run-1' }));
+      expect({ status: refused.status, code: JSON.parse(refused.text).error.code }).toEqual({
+        status: 503,
+        code: 'STATE_UNAVAILABLE',
+      });
+      expect(strict.service.output()).toContain('Redis is not durable: this replica admits no run');
+      const admitted = await postRun(lenient.url, runInput({ threadId: 'volatile-2', runId: 'run-1' }));
+      expect(lastOf(admitted.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
+
+  it('after a Redis restart: subscribed again and writing (the scripts reloaded); a volatile restart ends a streaming run STATE_LOST', async () => {
+    const late = await lateRedis();
+    let server = await startRedisServer({ port: late.port, appendonly: 'no' });
+    const client = new Redis(late.url);
+    client.on('error', () => undefined); // the restarts below
+    try {
+      const replica = await startReplica({
+        IAC_CODE_AGUI_REDIS_URL: late.url,
+        IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE: 'true',
+      });
+      await eventually(
+        () => subscribers(client),
+        (count) => count >= 1,
+        20_000,
+      );
+      const run = openRun(replica.url, runInput({ threadId: 'lost-1', runId: 'run-1', text: 'silent' }));
+      await run.waitForEvent((event) => event.type === 'RUN_STARTED');
+      await eventually(
+        () => client.hget(redisThreadKeys(keyPrefix, 'lost-1').document, 'document'),
+        (text) => text !== null && Boolean((JSON.parse(text) as Json).execution.taskId),
+        10_000,
+      );
+      // Restarted without AOF: every key is gone, the run's lease and its thread's document with it.
+      await server.close();
+      server = await startRedisServer({ port: late.port, appendonly: 'no' });
+      const end = await run.finished;
+      expect(lastOf(end.events)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_LOST' });
+      expect(String((lastOf(end.events) as Json).message)).toContain("lost this thread's state");
+      expect(
+        await eventually(
+          () => subscribers(client),
+          (count) => count >= 1,
+          20_000,
+        ),
+      ).toBeGreaterThanOrEqual(1);
+      const next = await postRun(replica.url, runInput({ threadId: 'lost-2', runId: 'run-1' }));
+      expect(lastOf(next.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+      expect(replica.service.output()).toContain('Redis connection lost; reconnecting');
+      expect(replica.service.output()).toContain('Redis connection back');
+    } finally {
+      client.disconnect();
+      await server.close();
+    }
+  }, 90_000);
 });

@@ -24,6 +24,8 @@ export interface RedisServerOptions {
   readonly appendonly?: 'yes' | 'no';
   /** `maxmemory-policy`; default Redis's own (`noeviction`). */
   readonly maxmemoryPolicy?: string;
+  /** A port chosen beforehand (`freeRedisPort`): a gateway started before its Redis, a Redis restarted. */
+  readonly port?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface RedisServerOptions {
  * (its AOF lives and dies there), no RDB snapshots, so a suite never touches a Redis it did not start.
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RunningRedis> {
-  const port = await freePort();
+  const port = options.port ?? (await freeRedisPort());
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agui-redis-'));
   const child = spawn(
     REDIS_SERVER,
@@ -108,7 +110,7 @@ async function waitUntilPingable(url: string, hasExited: () => boolean): Promise
 }
 
 /** Port 0 picks a free port; the tiny window before redis-server binds it is acceptable in tests. */
-function freePort(): Promise<number> {
+export function freeRedisPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
