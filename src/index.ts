@@ -23,7 +23,7 @@ export {
   type AuthenticationRequest,
   type RequestAuthenticator,
 } from './auth/request-authenticator';
-export { THREAD_STORE, type ThreadStore } from './threads/thread-store';
+export { THREAD_STORE, ThreadStoreNotReadyError, type ThreadStore } from './threads/thread-store';
 export {
   THREAD_CLUSTER,
   type ThreadCluster,
