@@ -117,8 +117,11 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     return this.durability.checkAtBoot((error) => this.logText(error));
   }
 
+  /**
+   * Not gated by the durability check: a read changes nothing, and a run whose lease is found gone reads the
+   * document to tell a takeover from a lost state. What admits work — the thread lock — is gated.
+   */
   async read(threadId: string): Promise<VersionedThread> {
-    await this.durability.admit();
     const keys = redisThreadKeys(this.settings.keyPrefix, threadId);
     const replies = await this.guard(
       this.client.multi().hmget(keys.document, 'document', 'version').exists(keys.lease).exec(),
@@ -141,7 +144,6 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     expectedVersion: number,
     condition: ThreadWriteCondition = {},
   ): Promise<ThreadWriteOutcome> {
-    await this.durability.admit();
     const keys = redisThreadKeys(this.settings.keyPrefix, state.threadId);
     const [mode, argument] =
       condition.claimForRun !== undefined
@@ -165,6 +167,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
     throw unavailable(new Error(`unexpected write outcome ${outcome}`));
   }
 
+  /** Every admission, cancel, expiry and run write takes it first: nothing is admitted until a durability check passed. */
   async lock(threadId: string): Promise<ThreadClusterLock> {
     await this.durability.admit();
     const { lock } = redisThreadKeys(this.settings.keyPrefix, threadId);
