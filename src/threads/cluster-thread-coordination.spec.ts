@@ -13,6 +13,17 @@ function coordination() {
   return { cluster, sut, clock };
 }
 
+/** A run holding the lease of thread `t` (fake timers), and a listener for its loss. */
+async function runHoldingLease() {
+  jest.useFakeTimers();
+  const parts = coordination();
+  await parts.sut.load('t');
+  const lease = await parts.sut.claim(sampleThreadState('t'), 'run-1');
+  const lost = jest.fn();
+  parts.sut.onLeaseLost(lease, lost);
+  return { ...parts, lease, lost };
+}
+
 /** Several replicas share one thread space (docs/operations.md#scale-out-several-replicas-on-redis). */
 describe('ClusterThreadCoordination', () => {
   afterEach(() => jest.useRealTimers());
@@ -73,12 +84,7 @@ describe('ClusterThreadCoordination', () => {
   });
 
   it('tells the run at once when a renewal finds its lease gone', async () => {
-    jest.useFakeTimers();
-    const { cluster, sut } = coordination();
-    await sut.load('t');
-    const lease = await sut.claim(sampleThreadState('t'), 'run-1');
-    const lost = jest.fn();
-    sut.onLeaseLost(lease, lost);
+    const { cluster, sut, lease, lost } = await runHoldingLease();
     cluster.takeLease('t');
     await jest.advanceTimersByTimeAsync(cluster.leaseRenewMs);
     expect(lost).toHaveBeenCalledTimes(1);
@@ -95,12 +101,7 @@ describe('ClusterThreadCoordination', () => {
   });
 
   it('tells a lease lost together with the thread document apart: the state was lost (STATE_LOST), not taken over', async () => {
-    jest.useFakeTimers();
-    const { cluster, sut } = coordination();
-    await sut.load('t');
-    const lease = await sut.claim(sampleThreadState('t'), 'run-1');
-    const lost = jest.fn();
-    sut.onLeaseLost(lease, lost);
+    const { cluster, sut, lease, lost } = await runHoldingLease();
     // A Redis restart without AOF: the document and the lease are both gone.
     cluster.loseEverything();
     await jest.advanceTimersByTimeAsync(cluster.leaseRenewMs);

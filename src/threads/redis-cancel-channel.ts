@@ -64,9 +64,12 @@ export class RedisCancelChannel {
     });
   }
 
-  /** Resolves once a subscription is confirmed for the first time: before that, another replica's cancel is missed. */
+  /**
+   * Resolves once a subscription is confirmed for the first time (before that, another replica's cancel is
+   * missed); at once while nobody listens.
+   */
   whenSubscribed(): Promise<void> {
-    return this.subscribed;
+    return this.subscriber ? this.subscribed : Promise.resolve();
   }
 
   async close(): Promise<void> {

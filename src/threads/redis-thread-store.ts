@@ -103,7 +103,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
 
   /** Not ready until connected and a durability check has passed, then a PING. */
   async checkReady(): Promise<void> {
-    if (this.client.status !== 'ready') throw new ThreadStoreNotReadyError('Redis is not connected');
+    if (!(await this.isConnected())) throw new ThreadStoreNotReadyError('Redis is not connected');
     await this.durability.admit();
     if ((await this.guard(this.client.ping())) !== 'PONG') throw unavailable(new Error('no PONG'));
   }
@@ -208,6 +208,22 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
   disconnectWithoutCleanup(): void {
     this.client.disconnect();
     this.cancels.disconnect();
+  }
+
+  /** Connected now, or once the connection attempt in progress succeeds (the readiness deadline bounds it). */
+  private isConnected(): Promise<boolean> {
+    const { status } = this.client;
+    if (status === 'ready') return Promise.resolve(true);
+    if (status !== 'connecting' && status !== 'connect') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (isReady: boolean) => {
+        this.client.off('ready', onReady).off('close', onClose);
+        resolve(isReady);
+      };
+      const onReady = () => settle(true);
+      const onClose = () => settle(false);
+      this.client.once('ready', onReady).once('close', onClose);
+    });
   }
 
   /** An error's text for a log line: ioredis messages may carry the connection string. */

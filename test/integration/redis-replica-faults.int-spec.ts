@@ -98,8 +98,8 @@ async function startReplica(env: Record<string, string> = {}): Promise<Replica> 
   return replica;
 }
 
-async function documentOf(threadId: string): Promise<Json | undefined> {
-  const text = await raw.hget(redisThreadKeys(keyPrefix, threadId).document, 'document');
+async function documentOf(threadId: string, client = raw): Promise<Json | undefined> {
+  const text = await client.hget(redisThreadKeys(keyPrefix, threadId).document, 'document');
   return text === null ? undefined : (JSON.parse(text) as Json);
 }
 
@@ -409,6 +409,20 @@ describe('a replica started before its Redis, and a Redis that restarts', () => 
   }
   const subscribers = async (client: Redis) =>
     Number(((await client.pubsub('NUMSUB', cancelChannel())) as [string, number])[1]);
+  /** The subscribers of the cancel channel once there is one (PUBSUB NUMSUB), or 0 after 20 s. */
+  const whenSubscribed = (client: Redis) =>
+    eventually(
+      () => subscribers(client),
+      (count) => count >= 1,
+      20_000,
+    );
+  /** The thread's document once its task is bound (docs/behaviour/state.md#persist-before-announce). */
+  const whenBound = (client: Redis, threadId: string) =>
+    eventually(
+      () => documentOf(threadId, client),
+      (doc) => Boolean(doc?.execution.taskId),
+      10_000,
+    );
 
   it('joins fully once Redis starts 10 s later: ready, subscribed, and a cancel through another replica reaches its run by the channel', async () => {
     const late = await lateRedis();
@@ -434,13 +448,7 @@ describe('a replica started before its Redis, and a Redis that restarts', () => 
         20_000,
       );
       const readyAfterMs = performance.now() - startedAt;
-      expect(
-        await eventually(
-          () => subscribers(client),
-          (count) => count >= 1,
-          20_000,
-        ),
-      ).toBeGreaterThanOrEqual(1);
+      expect(await whenSubscribed(client)).toBeGreaterThanOrEqual(1);
       const subscribedAfterMs = performance.now() - startedAt;
       const other = await startReplica({ IAC_CODE_AGUI_REDIS_URL: late.url });
 
@@ -448,14 +456,7 @@ describe('a replica started before its Redis, and a Redis that restarts', () => 
       const paused = early.proxy.holdAnswer('SendStreamingMessage', 1);
       const run = openRun(early.url, runInput({ threadId: 'early-1', runId: 'run-1', text: 'silent' }));
       const releaseStream = await paused;
-      const bound = await eventually(
-        async () => {
-          const text = await client.hget(redisThreadKeys(keyPrefix, 'early-1').document, 'document');
-          return text === null ? undefined : (JSON.parse(text) as Json);
-        },
-        (doc) => Boolean(doc?.execution.taskId),
-        10_000,
-      );
+      const bound = await whenBound(client, 'early-1');
       const cancelled = await fetch(
         `${other.url}extensions/iac-code/v1/executions/${bound?.execution.executionId}/cancel`,
         {
@@ -525,6 +526,30 @@ describe('a replica started before its Redis, and a Redis that restarts', () => 
     }
   }, 90_000);
 
+  it('checks durability again at a reconnect: a Redis restarted without AOF is refused', async () => {
+    const late = await lateRedis();
+    let server = await startRedisServer({ port: late.port });
+    try {
+      const replica = await startReplica({ IAC_CODE_AGUI_REDIS_URL: late.url });
+      expect((await readiness(replica)).status).toBe(200);
+      await server.close();
+      server = await startRedisServer({ port: late.port, appendonly: 'no' });
+      const refused = await eventually(
+        () => readiness(replica),
+        (answer) => /not durable/.test(String(answer.body.details?.threadStore?.reason)),
+        20_000,
+      );
+      expect(refused).toMatchObject({
+        status: 503,
+        body: {
+          details: { threadStore: { reason: 'Redis is not durable (appendonly is "no", not "yes")' } },
+        },
+      });
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
+
   it('after a Redis restart: subscribed again and writing (the scripts reloaded); a volatile restart ends a streaming run STATE_LOST', async () => {
     const late = await lateRedis();
     let server = await startRedisServer({ port: late.port, appendonly: 'no' });
@@ -535,31 +560,17 @@ describe('a replica started before its Redis, and a Redis that restarts', () => 
         IAC_CODE_AGUI_REDIS_URL: late.url,
         IAC_CODE_AGUI_REDIS_ALLOW_VOLATILE: 'true',
       });
-      await eventually(
-        () => subscribers(client),
-        (count) => count >= 1,
-        20_000,
-      );
+      await whenSubscribed(client);
       const run = openRun(replica.url, runInput({ threadId: 'lost-1', runId: 'run-1', text: 'silent' }));
       await run.waitForEvent((event) => event.type === 'RUN_STARTED');
-      await eventually(
-        () => client.hget(redisThreadKeys(keyPrefix, 'lost-1').document, 'document'),
-        (text) => text !== null && Boolean((JSON.parse(text) as Json).execution.taskId),
-        10_000,
-      );
+      await whenBound(client, 'lost-1');
       // Restarted without AOF: every key is gone, the run's lease and its thread's document with it.
       await server.close();
       server = await startRedisServer({ port: late.port, appendonly: 'no' });
       const end = await run.finished;
       expect(lastOf(end.events)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_LOST' });
       expect(String((lastOf(end.events) as Json).message)).toContain("lost this thread's state");
-      expect(
-        await eventually(
-          () => subscribers(client),
-          (count) => count >= 1,
-          20_000,
-        ),
-      ).toBeGreaterThanOrEqual(1);
+      expect(await whenSubscribed(client)).toBeGreaterThanOrEqual(1);
       const next = await postRun(replica.url, runInput({ threadId: 'lost-2', runId: 'run-1' }));
       expect(lastOf(next.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
       expect(replica.service.output()).toContain('Redis connection lost; reconnecting');
