@@ -20,8 +20,8 @@ const DELTAS_PER_RUN = 100_000;
 const OPEN_BATCH = 100;
 /** A batch of runs with no first event after this long: the relay is queueing them, the curve stops. */
 const FIRST_EVENT_TIMEOUT_MS = 30_000;
-/** Descriptors a relay holds besides its runs' two sockets each (listeners, pipes, files, Redis). */
-const BASE_DESCRIPTORS = 256;
+/** Descriptors a relay holds besides its runs' two sockets each (listeners, pipes, files, Redis: ~25 here). */
+const BASE_DESCRIPTORS = 128;
 
 export type ScaleRelay = 'file' | 'redis' | 'original';
 
@@ -208,10 +208,15 @@ export async function measureScale(
       log(`scale: ${runs} open runs on ${relay}`);
       const point = await measurePoint(rig, relay, runs);
       points.push(point);
-      if (point.stoppedBy) {
-        log(`scale: ${relay} stopped at ${runs}: ${point.stoppedBy}`);
-        break;
+      if (!point.stoppedBy) continue;
+      log(`scale: ${relay} stopped at ${runs}: ${point.stoppedBy}`);
+      // Stopped by the descriptor limit: the largest count it allows is the measured bound.
+      const largest = Math.floor((openFileLimit() - BASE_DESCRIPTORS) / 200) * 100;
+      if (point.opened === undefined && largest > (points.at(-2)?.runs ?? 0)) {
+        log(`scale: ${largest} open runs on ${relay} (the most the descriptor limit allows)`);
+        points.push(await measurePoint(rig, relay, largest));
       }
+      break;
     }
   }
   return points;
