@@ -14,6 +14,8 @@ export const SCALE_COUNTS = [1, 10, 100, 1000, 3000, 10_000] as const;
 /** One delta every 2 s: with a 1 s heartbeat, every silence between two deltas carries one heartbeat. */
 const DELTA_INTERVAL_MS = 2000;
 const HEARTBEAT_SECONDS = 1;
+/** The original's heartbeat is fixed: every 15 s of silence, so a 10 s hold sees none. */
+const ORIGINAL_HEARTBEAT_SECONDS = 15;
 const HOLD_SECONDS = 10;
 /** More deltas than any hold reads: a run stays open until its client leaves. */
 const DELTAS_PER_RUN = 100_000;
@@ -109,7 +111,8 @@ async function measurePoint(rig: ScaleRig, relay: ScaleRelay, runs: number): Pro
       stoppedBy: `descriptors: ${descriptorsNeeded(runs)} needed, ulimit -n is ${limit}`,
     };
   }
-  const gateway = await rig.startRelay(relay, HEARTBEAT_SECONDS);
+  const heartbeatSeconds = relay === 'original' ? ORIGINAL_HEARTBEAT_SECONDS : HEARTBEAT_SECONDS;
+  const gateway = await rig.startRelay(relay, heartbeatSeconds);
   try {
     await rig.client.send<StreamReport[]>({
       kind: 'concurrent',
@@ -177,7 +180,7 @@ async function measurePoint(rig: ScaleRig, relay: ScaleRelay, runs: number): Pro
       ...(hold.heartbeatGapUs.length > 0
         ? {
             heartbeatLateness: latencyFigures(
-              hold.heartbeatGapUs.map((gapUs) => Math.max(0, gapUs - HEARTBEAT_SECONDS * 1e6)),
+              hold.heartbeatGapUs.map((gapUs) => Math.max(0, gapUs - heartbeatSeconds * 1e6)),
             ),
           }
         : {}),
