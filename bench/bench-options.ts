@@ -23,6 +23,8 @@ export interface BenchOptions {
   readonly sizes: BenchSizes;
   /** Profile the gateway (`--cpu-prof`) over one throughput run and over short runs; summarise the hot spots. */
   readonly profile: boolean;
+  /** Only the scale curve (bench/scenarios/scale.ts): 1 to 10,000 open runs per relay. */
+  readonly scale: boolean;
   /** Write `bench/results/<date>.json` (off with `--no-write`). */
   readonly write: boolean;
 }
@@ -60,13 +62,14 @@ const QUICK: BenchSizes = {
 };
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
-  const unknown = argv.filter((arg) => !['--quick', '--profile', '--no-write'].includes(arg));
+  const unknown = argv.filter((arg) => !['--quick', '--profile', '--scale', '--no-write'].includes(arg));
   if (unknown.length > 0) throw new Error(`unknown bench option(s): ${unknown.join(' ')}`);
   const quick = argv.includes('--quick');
   return {
     mode: quick ? 'quick' : 'full',
     sizes: quick ? QUICK : FULL,
     profile: argv.includes('--profile'),
+    scale: argv.includes('--scale'),
     write: !argv.includes('--no-write'),
   };
 }

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
  * a pass-through proxy and direct, side by side in one run; prints a table and writes
  * `bench/results/<ISO date>.json` and the side-by-side chart `bench/results/<ISO date>.svg`. Options: `--quick`
  * (smaller sizes, about a minute), `--profile` (only a CPU profile of the gateway over one throughput burst and
- * over 300 sequential short runs, summarised), `--no-write`.
+ * over 300 sequential short runs, summarised), `--scale` (only the curve of 1 to 10,000 open runs, file store,
+ * Redis and the original; run it under `ulimit -n 65536`), `--no-write`.
  * Method and analysis: docs/benchmarks.md.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -28,6 +29,9 @@ import { PROFILED_SHORT_RUNS, profileGateway } from './scenarios/profile-gateway
 import { measureStateLatency } from './scenarios/state-latency';
 import { measureRedisStateLatency } from './scenarios/state-latency-redis';
 import { measureThroughput } from './scenarios/throughput';
+import { measureScale, openFileLimit, type ScaleRelay } from './scenarios/scale';
+import { formatScaleTable, scaleChartSvg } from './report/scale-report';
+import { startRedisServer } from '../test/support/redis-server';
 import {
   REPO_ROOT,
   snapshotGatewayBuild,
@@ -77,6 +81,10 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
       );
       await writeFile(join(profileDir, 'summary.json'), `${JSON.stringify(profile, null, 2)}\n`);
       process.stdout.write(`\n${formatProfile(profile)}\n`);
+      return;
+    }
+    if (options.scale) {
+      await runScale(options, { client, upstream, cwd, gatewayOptions, workDir }, stops);
       return;
     }
     log(`state store latency (${sizes.stateThreads} threads)`);
@@ -178,6 +186,72 @@ async function runScenarios(options: BenchOptions, workDir: string): Promise<voi
     }
   } finally {
     for (const stop of stops) await stop();
+  }
+}
+
+/** `--scale`: the curve of bench/scenarios/scale.ts, its table and chart (docs/benchmarks.md#scale). */
+async function runScale(
+  options: BenchOptions,
+  parts: {
+    client: ReturnType<typeof startClient>;
+    upstream: Awaited<ReturnType<typeof startUpstream>>;
+    cwd: string;
+    gatewayOptions: (name: string, heartbeatSeconds?: number) => GatewayOptions;
+    workDir: string;
+  },
+  stops: (() => Promise<void>)[],
+): Promise<void> {
+  const { client, upstream, cwd, gatewayOptions, workDir } = parts;
+  log(`open-file limit (ulimit -n): ${openFileLimit()}`);
+  const hasRedisServer = existsSync(process.env.REDIS_SERVER ?? '/usr/bin/redis-server');
+  const redis = hasRedisServer ? await startRedisServer() : undefined;
+  if (redis) stops.unshift(redis.close);
+  else log('scale on Redis: skipped, no redis-server');
+  const originalExecutable = ensureOriginalAdapter(log);
+  const relays: ScaleRelay[] = [
+    'file',
+    ...(redis ? ['redis' as const] : []),
+    ...(originalExecutable ? ['original' as const] : []),
+  ];
+  let started = 0;
+  const points = await measureScale(
+    {
+      client,
+      upstream,
+      cwd,
+      startRelay: (relay, heartbeatSeconds) => {
+        started += 1;
+        if (relay === 'original')
+          return startOriginal({
+            executable: originalExecutable!,
+            upstreamUrl: upstream.url,
+            workDir: join(workDir, `original-scale-${started}`),
+          });
+        return startGateway({
+          ...gatewayOptions(`scale-${started}`, heartbeatSeconds),
+          ...(relay === 'redis'
+            ? { env: { IAC_CODE_AGUI_STATE_STORE: 'redis', IAC_CODE_AGUI_REDIS_URL: redis!.url } }
+            : {}),
+        });
+      },
+    },
+    relays,
+    log,
+  );
+  const machine = readMachineFacts();
+  const result = {
+    date: new Date().toISOString(),
+    command: 'npm run bench -- --scale',
+    machine: { ...machine, loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100) },
+    openFileLimit: openFileLimit(),
+    points,
+  };
+  process.stdout.write(`\n${formatScaleTable(points)}\n`);
+  if (options.write) {
+    const base = join(REPO_ROOT, 'bench/results', `${result.date.replace(/:/g, '-')}-scale`);
+    await writeFile(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+    await writeFile(`${base}.svg`, scaleChartSvg(points));
+    process.stdout.write(`\nwritten ${base}.json and ${base}.svg\n`);
   }
 }
 

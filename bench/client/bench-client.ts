@@ -14,6 +14,10 @@ let requestCounter = 0;
 interface OpenStream {
   readonly done: Promise<StreamReport>;
   readonly firstEvent: Promise<void>;
+  /** Whether the response has ended (a run lost, while it should be open). */
+  readonly isEnded: () => boolean;
+  /** What was read from `sinceUs` on (see HoldFigures). */
+  holdFigures(sinceUs: number): { delayUs: number[]; heartbeatGapUs: number[] };
   abort(): void;
 }
 
@@ -43,8 +47,17 @@ function openStream(target: StreamTarget): OpenStream {
   };
   let markFirstEvent: () => void = () => undefined;
   const firstEvent = new Promise<void>((resolve) => (markFirstEvent = resolve));
+  // For holdFigures: each paced delta's read time, and each heartbeat's read time with the silence before it.
+  const delayReadUs: number[] = [];
+  const heartbeats: { readUs: number; gapUs: number }[] = [];
+  let lastRecordUs = report.startedUs;
   const scanner = new SseRecordScanner(target.format === 'agui' ? '\n\n' : '\r\n\r\n', (record, readUs) => {
-    if (record.charCodeAt(0) === 58 /* ':' */) return void (report.comments += 1);
+    const previousUs = lastRecordUs;
+    lastRecordUs = readUs;
+    if (record.charCodeAt(0) === 58 /* ':' */) {
+      heartbeats.push({ readUs, gapUs: readUs - previousUs });
+      return void (report.comments += 1);
+    }
     report.events += 1;
     const type = classify(record, target.format);
     report.lastType = type;
@@ -58,7 +71,9 @@ function openStream(target: StreamTarget): OpenStream {
     if (written === undefined) return;
     report.latencyUs.push(readUs - written);
     const scheduled = stampOf(record, ' s=');
-    if (scheduled !== undefined) report.delayUs.push(readUs - scheduled);
+    if (scheduled === undefined) return;
+    report.delayUs.push(readUs - scheduled);
+    delayReadUs.push(readUs);
   });
   let request: ClientRequest | undefined;
   const done = new Promise<StreamReport>((resolve) => {
@@ -93,7 +108,16 @@ function openStream(target: StreamTarget): OpenStream {
     request.on('error', (error) => finish(String(error)));
     request.end(body);
   });
-  return { done, firstEvent, abort: () => request?.destroy() };
+  return {
+    done,
+    firstEvent,
+    isEnded: () => report.endedUs !== 0,
+    holdFigures: (sinceUs) => ({
+      delayUs: report.delayUs.filter((_, index) => delayReadUs[index] >= sinceUs),
+      heartbeatGapUs: heartbeats.filter((beat) => beat.readUs >= sinceUs).map((beat) => beat.gapUs),
+    }),
+    abort: () => request?.destroy(),
+  };
 }
 
 let openStreams: OpenStream[] = [];
@@ -120,6 +144,31 @@ async function handle(command: ClientCommand): Promise<unknown> {
         await Promise.all(batch.map((stream) => stream.firstEvent));
       }
       return openStreams.length;
+    }
+    case 'open-within': {
+      // As `open`, but a batch whose runs see no first event in time stops the opening (a relay that queues
+      // runs it cannot take): the reply says how many were opened and how many started.
+      for (let opened = 0; opened < command.runs; opened += command.batch) {
+        const batch = Array.from({ length: Math.min(command.batch, command.runs - opened) }, () =>
+          openStream(command.target),
+        );
+        openStreams.push(...batch);
+        const isStarted = await Promise.race([
+          Promise.all(batch.map((stream) => stream.firstEvent)).then(() => true),
+          new Promise<boolean>((done) => setTimeout(() => done(false), command.firstEventTimeoutMs)),
+        ]);
+        if (!isStarted) break;
+      }
+      return { opened: openStreams.length, ended: openStreams.filter((stream) => stream.isEnded()).length };
+    }
+    case 'hold-figures': {
+      const figures = openStreams.map((stream) => stream.holdFigures(command.sinceUs));
+      return {
+        open: openStreams.filter((stream) => !stream.isEnded()).length,
+        starved: figures.filter((figure) => figure.delayUs.length === 0).length,
+        delayUs: figures.flatMap((figure) => figure.delayUs),
+        heartbeatGapUs: figures.flatMap((figure) => figure.heartbeatGapUs),
+      };
     }
     case 'close-open': {
       for (const stream of openStreams) stream.abort();

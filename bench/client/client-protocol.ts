@@ -15,6 +15,14 @@ export type ClientCommand =
   | { readonly kind: 'sequential'; readonly target: StreamTarget; readonly runs: number }
   | { readonly kind: 'concurrent'; readonly target: StreamTarget; readonly runs: number }
   | { readonly kind: 'open'; readonly target: StreamTarget; readonly runs: number; readonly batch: number }
+  | {
+      readonly kind: 'open-within';
+      readonly target: StreamTarget;
+      readonly runs: number;
+      readonly batch: number;
+      readonly firstEventTimeoutMs: number;
+    }
+  | { readonly kind: 'hold-figures'; readonly sinceUs: number }
   | { readonly kind: 'close-open' }
   | { readonly kind: 'exit' };
 
@@ -44,4 +52,23 @@ export interface ClientReply {
   readonly seq: number;
   readonly result?: unknown;
   readonly error?: string;
+}
+
+/** The reply to `open-within`. */
+export interface OpenWithinReport {
+  readonly opened: number;
+  /** Responses that ended while the runs should be open. */
+  readonly ended: number;
+}
+
+/** The reply to `hold-figures`: what the open runs read from `sinceUs` on (shared-clock µs). */
+export interface HoldFigures {
+  /** Runs still open. */
+  readonly open: number;
+  /** Runs that read no paced delta since `sinceUs` (queued by the relay rather than relayed). */
+  readonly starved: number;
+  /** Per paced delta read: read time − the upstream's schedule for it. */
+  readonly delayUs: number[];
+  /** Per heartbeat read: the silence before it (read time − the previous record's read time). */
+  readonly heartbeatGapUs: number[];
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import { CLOCK, type Clock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { bearerChallenge } from './bearer-challenge';
@@ -49,6 +49,8 @@ export class BearerTokenVerifier {
   private async verifyJwt(token: string): Promise<TokenVerdict> {
     const { jwksUrl, issuer, audience, principalClaim } = this.config.jwt;
     if (jwksUrl === undefined) return REFUSED;
+    // jose loads with the first JWT, not at boot: a gateway without JWT mode never needs it (docs/benchmarks.md#idle-memory).
+    const { createRemoteJWKSet, jwtVerify } = await loadJose();
     this.keySet ??= createRemoteJWKSet(new URL(jwksUrl));
     try {
       const { payload } = await jwtVerify(token, this.keySet, {
@@ -67,6 +69,9 @@ export class BearerTokenVerifier {
     }
   }
 }
+
+let joseModule: Promise<typeof import('jose')> | undefined;
+const loadJose = () => (joseModule ??= import('jose'));
 
 const ACCEPTED: TokenVerdict = { isAccepted: true };
 const REFUSED: TokenVerdict = { isAccepted: false };

@@ -487,6 +487,26 @@ describe('parseRunAgentInput: refused envelopes', () => {
   });
 });
 
+describe('parseRunAgentInput: the user message the kernel would refuse', () => {
+  it.each([
+    { name: 'no content parts', value: withMessage(user([])), key: 'userContentEmpty' },
+    { name: 'an empty id', value: withMessage(user('hi', { id: '' })), key: 'userMessageIdEmpty' },
+    {
+      name: 'an empty newest user message after a valid one',
+      value: body({ messages: [user('earlier'), user([], { id: 'u2' })] }),
+      key: 'userContentEmpty',
+    },
+  ])('$name → $key', ({ value, key }) => {
+    expect(failureOf(() => parseRunAgentInput(value))).toMatchObject({ code: ErrorCode.INVALID_INPUT, key });
+  });
+
+  it('checks only the newest user message, and not on a resume (resumes ignore messages)', () => {
+    expect(() => parseRunAgentInput(body({ messages: [user([], { id: '' }), user('now')] }))).not.toThrow();
+    expect(() => parseRunAgentInput(body({ messages: [user([])], resume: [] }))).not.toThrow();
+    expect(() => parseRunAgentInput(body({ messages: [] }))).not.toThrow();
+  });
+});
+
 describe('parseRunAgentInput: forwardedProps.iacCode', () => {
   const ALL_FIELDS = {
     ...IAC_CODE,

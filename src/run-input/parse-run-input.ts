@@ -4,6 +4,7 @@ import { conformsTo } from './dto/conforms-to';
 import { RUN_AGENT_INPUT_KEYS, RunAgentInputDto } from './dto/run-agent-input.dto';
 import type { MessageKey } from '../i18n/message-key';
 import { parseForwardedProps } from './parse-forwarded-props';
+import { findNewestUserMessage } from './user-message-parts';
 import type { RunAgentInput } from './run-agent-input';
 import { isWireObject } from '../wire/wire-value';
 
@@ -37,6 +38,7 @@ export function parseRunAgentInput(
   const iacCode = parseForwardedProps(known.forwardedProps);
   const tools = (known.tools ?? []) as RunAgentInput['tools'];
   if (tools.length > 0) throw new AguiError(ErrorCode.INVALID_INPUT, toolsRefusalKey);
+  if (known.resume === undefined) refuseEmptyUserMessage(known.messages as RunAgentInput['messages']);
   return {
     threadId: known.threadId as string,
     runId: known.runId as string,
@@ -62,6 +64,19 @@ export function preferredLanguageOf(body: unknown): string | undefined {
   const iacCode = body.forwardedProps.iacCode;
   if (!isWireObject(iacCode)) return undefined;
   return typeof iacCode.preferredLanguage === 'string' ? iacCode.preferredLanguage : undefined;
+}
+
+/**
+ * The kernel refuses a message without parts or without an id (-32602), which a client would only see as
+ * an unavailable service: refused here, before any kernel call (docs/behaviour/run-input.md#user-message).
+ * Resumes ignore `messages`, so they are not checked.
+ */
+function refuseEmptyUserMessage(messages: RunAgentInput['messages']): void {
+  const message = findNewestUserMessage(messages);
+  if (message === undefined) return;
+  if (message.id === '') throw new AguiError(ErrorCode.INVALID_INPUT, 'userMessageIdEmpty');
+  if (Array.isArray(message.content) && message.content.length === 0)
+    throw new AguiError(ErrorCode.INVALID_INPUT, 'userContentEmpty');
 }
 
 /** Own keys only: `__proto__` and inherited names (`toString`) are dropped like any other unknown key. */

@@ -62,11 +62,18 @@ export async function buildUserParts(
 }
 
 function newestUserMessage(messages: RunAgentInput['messages']): UserMessage {
+  const message = findNewestUserMessage(messages);
+  if (message === undefined) throw invalid('userMessageRequired');
+  return message;
+}
+
+/** The message a new run sends to the kernel: the newest with `role: "user"`, walking back from the end. */
+export function findNewestUserMessage(messages: RunAgentInput['messages']): UserMessage | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
     if (message.role === 'user') return message;
   }
-  throw invalid('userMessageRequired');
+  return undefined;
 }
 
 /**

@@ -102,6 +102,22 @@ const cases: Case[] = [
     headers: AUTH,
   },
   {
+    name: 'a user message with no content',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'The user message content (messages[].content) must not be empty.',
+    body: runInput({ extra: { messages: [{ id: 'm', role: 'user', content: [] }] } }),
+    headers: AUTH,
+  },
+  {
+    name: 'a user message with an empty id',
+    status: 400,
+    code: 'INVALID_INPUT',
+    message: 'The user message id (messages[].id) must not be empty.',
+    body: runInput({ extra: { messages: [{ id: '', role: 'user', content: 'hi' }] } }),
+    headers: AUTH,
+  },
+  {
     name: 'cwd outside the roots',
     status: 400,
     code: 'INVALID_INPUT',
@@ -137,6 +153,26 @@ describe('errors before the stream starts, on both faces', () => {
       expect(events).toEqual([{ type: 'RUN_ERROR', code, message, timestamp: expect.any(Number) }]);
     },
   );
+
+  it('sends nothing to the kernel for a user message with no content or an empty id', async () => {
+    const before = (await gateway.upstream.requests()).length;
+    const bodies = [
+      runInput({ threadId: 'empty-content', extra: { messages: [{ id: 'm', role: 'user', content: [] }] } }),
+      runInput({ threadId: 'empty-id', extra: { messages: [{ id: '', role: 'user', content: 'hi' }] } }),
+    ];
+    for (const body of bodies) {
+      expect((await postRun(gateway.url, body, { headers: AUTH })).status).toBe(400);
+      expect((await postRun(`${gateway.url}invocations`, body, { headers: AUTH })).status).toBe(400);
+    }
+    // A valid run afterwards reaches the kernel, so the journal is live and the refusals left no entry.
+    const valid = await postRun(gateway.url, runInput({ threadId: 'after-empty' }), { headers: AUTH });
+    expect(valid.status).toBe(200);
+    const sent = (await gateway.upstream.requests()).slice(before);
+    const messageIds = sent
+      .map((entry) => (entry.body as { params?: { message?: { messageId?: string } } } | undefined)?.params)
+      .flatMap((params) => (params?.message ? [params.message.messageId] : []));
+    expect(messageIds).toEqual(['message-1']);
+  });
 
   it('answers 401 to an oversized body without a token before the body is sent', async () => {
     const { port } = new URL(gateway.url);

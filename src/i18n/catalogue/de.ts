@@ -51,6 +51,8 @@ export const DE: Record<MessageKey, string> = {
   toolsUnsupported: 'Vom Client bereitgestellte Tools werden nicht unterstützt.',
   userMessageRequired: 'Eine neue Ausführung erfordert eine Benutzernachricht.',
   userContentInvalid: 'Der Inhalt der Benutzernachricht ist ungültig.',
+  userContentEmpty: 'Der Inhalt der Benutzernachricht (messages[].content) darf nicht leer sein.',
+  userMessageIdEmpty: 'Die ID der Benutzernachricht (messages[].id) darf nicht leer sein.',
   onlyTextAndImages: 'Nur Text und Bilder mit eingebetteten Daten werden unterstützt.',
   remoteMediaUnsupported: 'URLs zu entfernten Medien werden nicht unterstützt.',
   imageMediaTypeUnsupported: 'Der Medientyp des Bildes wird nicht unterstützt.',

@@ -50,6 +50,8 @@ export const EN = {
   toolsUnsupported: 'Client-provided tools are not supported.',
   userMessageRequired: 'A new run requires a user message.',
   userContentInvalid: 'The user message content is invalid.',
+  userContentEmpty: 'The user message content (messages[].content) must not be empty.',
+  userMessageIdEmpty: 'The user message id (messages[].id) must not be empty.',
   onlyTextAndImages: 'Only text and inline data images are supported.',
   remoteMediaUnsupported: 'Remote media URLs are not supported.',
   imageMediaTypeUnsupported: 'The image media type is not supported.',

@@ -50,6 +50,8 @@ export const ES: Record<MessageKey, string> = {
   toolsUnsupported: 'No se admiten herramientas proporcionadas por el cliente.',
   userMessageRequired: 'Una nueva ejecución requiere un mensaje del usuario.',
   userContentInvalid: 'El contenido del mensaje del usuario no es válido.',
+  userContentEmpty: 'El contenido del mensaje del usuario (messages[].content) no puede estar vacío.',
+  userMessageIdEmpty: 'El id del mensaje del usuario (messages[].id) no puede estar vacío.',
   onlyTextAndImages: 'Solo se admiten texto e imágenes con datos en línea.',
   remoteMediaUnsupported: 'No se admiten URL de contenido multimedia remoto.',
   imageMediaTypeUnsupported: 'El tipo de medio de la imagen no es compatible.',

@@ -50,6 +50,8 @@ export const FR: Record<MessageKey, string> = {
   toolsUnsupported: 'Les outils fournis par le client ne sont pas pris en charge.',
   userMessageRequired: 'Une nouvelle exécution nécessite un message utilisateur.',
   userContentInvalid: "Le contenu du message utilisateur n'est pas valide.",
+  userContentEmpty: 'Le contenu du message utilisateur (messages[].content) ne doit pas être vide.',
+  userMessageIdEmpty: "L'identifiant du message utilisateur (messages[].id) ne doit pas être vide.",
   onlyTextAndImages: 'Seuls le texte et les images en données intégrées sont pris en charge.',
   remoteMediaUnsupported: 'Les URL de médias distants ne sont pas prises en charge.',
   imageMediaTypeUnsupported: "Le type de média de l'image n'est pas pris en charge.",

@@ -51,6 +51,8 @@ export const JA: Record<MessageKey, string> = {
   toolsUnsupported: 'クライアントが提供するツールはサポートされていません。',
   userMessageRequired: '新しい実行にはユーザーメッセージが必要です。',
   userContentInvalid: 'ユーザーメッセージの内容が無効です。',
+  userContentEmpty: 'ユーザーメッセージの内容 (messages[].content) は空にできません。',
+  userMessageIdEmpty: 'ユーザーメッセージの ID (messages[].id) は空にできません。',
   onlyTextAndImages: 'テキストとインラインデータの画像のみサポートされています。',
   remoteMediaUnsupported: 'リモートメディアの URL はサポートされていません。',
   imageMediaTypeUnsupported: 'この画像のメディアタイプはサポートされていません。',

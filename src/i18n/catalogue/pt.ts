@@ -50,6 +50,8 @@ export const PT: Record<MessageKey, string> = {
   toolsUnsupported: 'Ferramentas fornecidas pelo cliente não são suportadas.',
   userMessageRequired: 'Uma nova execução requer uma mensagem do usuário.',
   userContentInvalid: 'O conteúdo da mensagem do usuário é inválido.',
+  userContentEmpty: 'O conteúdo da mensagem do usuário (messages[].content) não pode estar vazio.',
+  userMessageIdEmpty: 'O id da mensagem do usuário (messages[].id) não pode estar vazio.',
   onlyTextAndImages: 'Somente texto e imagens com dados embutidos são suportados.',
   remoteMediaUnsupported: 'URLs de mídia remota não são suportadas.',
   imageMediaTypeUnsupported: 'O tipo de mídia da imagem não é suportado.',

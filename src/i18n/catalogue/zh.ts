@@ -48,6 +48,8 @@ export const ZH: Record<MessageKey, string> = {
   toolsUnsupported: '不支持客户端提供的工具。',
   userMessageRequired: '新的运行需要一条用户消息。',
   userContentInvalid: '用户消息内容无效。',
+  userContentEmpty: '用户消息内容 (messages[].content) 不能为空。',
+  userMessageIdEmpty: '用户消息 ID (messages[].id) 不能为空。',
   onlyTextAndImages: '仅支持文本和内联数据图片。',
   remoteMediaUnsupported: '不支持远程媒体 URL。',
   imageMediaTypeUnsupported: '不支持该图片媒体类型。',
