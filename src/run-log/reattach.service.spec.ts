@@ -15,10 +15,14 @@ const HOST: HostFacts = {
 const TOKEN = '0123456789abcdef';
 const data = (type: string) => `data: ${JSON.stringify({ type, timestamp: 1 })}\n\n`;
 
-function setUp(sessionId?: string) {
+function setUp(sessionId?: string, principal?: string) {
   const config = loadConfig({ IAC_CODE_AGUI_REATTACH_SECONDS: '30' }, HOST);
   const logs = new RunLogRegistry(config);
-  const state = { ...threadStateFixture(), ...(sessionId ? { agentCoreSessionId: sessionId } : {}) };
+  const state = {
+    ...threadStateFixture(),
+    ...(sessionId ? { agentCoreSessionId: sessionId } : {}),
+    ...(principal ? { principal } : {}),
+  };
   const left: string[] = [];
   const run = logs.retain(
     {
@@ -96,5 +100,64 @@ describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
         service.admit(request({ agentCoreSessionId: 'session-a', cursor: 'ffffffffffffffff.1' })),
       ),
     ).toBe('EVENTS_EXPIRED');
+  });
+
+  it("answers another caller's thread on the thread route as the run route does, on the execution route as not found", async () => {
+    const { service, request, state } = setUp(undefined, 'alice');
+    const thread = { threadId: state.threadId };
+    expect(await codeOf(() => service.admit(request({ target: thread, principal: 'bob' })))).toBe(
+      'THREAD_BINDING_CONFLICT',
+    );
+    expect(await codeOf(() => service.admit(request({ principal: 'bob' })))).toBe('EXECUTION_NOT_FOUND');
+    expect(await codeOf(() => service.admit(request({ target: thread, principal: 'alice' })))).toBe(
+      'admitted',
+    );
+  });
+
+  it('refuses a rosInvocationId over the id bound as the path id: 400', async () => {
+    const { service, request } = setUp();
+    expect(await codeOf(() => service.admit(request({ rosInvocationId: 'r'.repeat(1024) })))).toBe(
+      'EXECUTION_NOT_FOUND',
+    );
+    const refusal = service.admit(request({ rosInvocationId: 'r'.repeat(1025) }));
+    await expect(refusal).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      messageKey: 'reattachIdentityTooLong',
+    });
+  });
+
+  it('a cursor the log moved past is told so (410), inside the window it is followed', async () => {
+    const config = loadConfig(
+      { IAC_CODE_AGUI_REATTACH_SECONDS: '30', IAC_CODE_AGUI_REATTACH_MAX_EVENTS: '2' },
+      HOST,
+    );
+    const logs = new RunLogRegistry(config);
+    const state = threadStateFixture();
+    const run = logs.retain(
+      {
+        threadId: state.threadId,
+        runId: 'run-1',
+        executionId: state.execution.executionId,
+        runToken: TOKEN,
+        admittedState: state,
+      },
+      () => undefined,
+    );
+    run?.readerLeft();
+    for (const type of ['RUN_STARTED', 'A', 'B', 'C']) run?.append({ id: `${TOKEN}.x`, data: data(type) });
+    const service = new ReattachService(logs);
+    const ask = (cursor: string) =>
+      service.admit({
+        target: { threadId: state.threadId },
+        rosInvocationId: state.execution.rosInvocationId,
+        agentCoreSessionId: null,
+        cursor,
+      });
+    await expect(ask(`${TOKEN}.1`)).rejects.toMatchObject({
+      code: 'EVENTS_EXPIRED',
+      messageKey: 'eventsMovedOn',
+    });
+    expect(await codeOf(() => ask(`${TOKEN}.2`))).toBe('admitted');
+    expect(run?.abandoned).toBe(false);
   });
 });

@@ -21,6 +21,8 @@ export const ZH: Record<MessageKey, string> = {
   executionNotFound: '未找到该执行。',
   reattachIdentityRequired: '跟随运行需要提供 rosInvocationId。',
   eventCursorInvalid: 'Last-Event-ID 或 after 不是本服务的事件 ID。',
+  reattachIdentityTooLong: '执行 ID 或线程 ID 以及 rosInvocationId 最多 1,024 个字符。',
+  eventsMovedOn: '运行已继续向前：其事件日志只保留最新的事件，已不再保存此 ID 之后的事件。',
   eventsExpired: '该运行的事件日志已不再保存此 ID 之后的事件。',
   routeNotFound: '请求的路由不存在。',
   methodNotAllowed: '请求的路由不接受此 HTTP 方法。',
