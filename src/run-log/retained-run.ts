@@ -17,10 +17,10 @@ export interface RetainedRunOptions {
   /** How long the run keeps going after its last reader left (IAC_CODE_AGUI_REATTACH_SECONDS). */
   readonly graceMs: number;
   /**
-   * Nobody came back in time, or the log of a detached run is full: the run is told its client left, the
-   * rule of a normal disconnect (the A2A task is cancelled). Called at most once.
+   * Nobody came back in time: the run is told its client left, the rule of a normal disconnect (the A2A
+   * task is cancelled). Called at most once.
    */
-  readonly abandon: (why: 'grace-over' | 'log-full') => void;
+  readonly abandon: () => void;
   /** The run's events are over (not abandoned): its log stays readable for the window. */
   readonly ended: () => void;
   /** A frame was logged, as `sequence` (the shared log of Redis mode copies it). */
@@ -32,7 +32,8 @@ export interface RetainedRunOptions {
 /**
  * A run that may outlive its connection (docs/behaviour/reattach.md): its event log, how many readers follow
  * it (the client that started it counts as the first), and the grace window that starts when the last one
- * leaves. Readers never cancel anything themselves; only the window's end or a full log does.
+ * leaves. Readers never cancel anything themselves; only the window's end does. A full log drops its
+ * oldest events (docs/behaviour/reattach.md#bounds), whoever is attached.
  */
 export class RetainedRun {
   private readers = 1;
@@ -54,13 +55,10 @@ export class RetainedRun {
     return this.readers;
   }
 
-  /**
-   * The run's next frame (its id the cursor of the log's next sequence); a detached run whose log is full
-   * is abandoned.
-   */
+  /** The run's next frame (its id the cursor of the log's next sequence). */
   append(frame: EventFrame): void {
     if (this.wasAbandoned) return;
-    if (!this.log.append(frame.data, this.readers > 0)) return this.abandon('log-full');
+    this.log.append(frame.data);
     this.options.appended?.(this.log.lastSequence, frame);
   }
 
@@ -86,7 +84,7 @@ export class RetainedRun {
   /** Nobody here came back in time: unless readers on other replicas follow the run, it is abandoned. */
   private windowOver(): void {
     const { hasRemoteReaders } = this.options;
-    if (!hasRemoteReaders) return this.abandon('grace-over');
+    if (!hasRemoteReaders) return this.abandon();
     // An unreadable answer counts as nobody: the window's rule is not dropped because Redis is away.
     hasRemoteReaders().then(
       (isFollowed) => this.windowCheckedElsewhere(isFollowed),
@@ -97,7 +95,7 @@ export class RetainedRun {
   private windowCheckedElsewhere(isFollowed: boolean): void {
     if (this.readers > 0 || this.isRunOver || this.wasAbandoned) return;
     if (isFollowed) this.startWindow();
-    else this.abandon('grace-over');
+    else this.abandon();
   }
 
   /** The run's events are over: the log is complete. */
@@ -110,10 +108,10 @@ export class RetainedRun {
     if (!this.wasAbandoned) this.options.ended();
   }
 
-  private abandon(why: 'grace-over' | 'log-full'): void {
+  private abandon(): void {
     if (this.wasAbandoned || this.isRunOver) return;
     this.wasAbandoned = true;
     clearTimeout(this.graceTimer);
-    this.options.abandon(why);
+    this.options.abandon();
   }
 }

@@ -100,45 +100,28 @@ describe('reattaching on another replica (Redis Streams)', () => {
     expect((await cancelsOf()).length).toBe(cancelsBefore);
   });
 
-  it("the process total bounds A's memory in Redis mode too: a detached run over it is cancelled, its shared log deleted", async () => {
-    // The flood (about 16 MiB) fits the run's own bound here: only the total of the process can stop it.
+  it("the process total bounds A's memory in Redis mode too: a run over it drops its oldest events and goes on", async () => {
+    // The flood (about 16 MiB) fits the run's own bound here: only the total of the process bounds it.
+    const total = 256 * 1024;
     const a = await startReplica({
       IAC_CODE_AGUI_REATTACH_MAX_BYTES: String(64 * 1024 * 1024),
-      IAC_CODE_AGUI_REATTACH_TOTAL_BYTES: String(256 * 1024),
+      IAC_CODE_AGUI_REATTACH_TOTAL_BYTES: String(total),
     });
-    const b = await startReplica();
     const threadId = 'redis-flood';
     const cancelsBefore = (await cancelsOf()).length;
     const owner = openRun(a.url, runInput({ threadId, runId: 'run-redis-flood', text: 'flood' }), {
       disconnectAfterEvents: 3,
     });
     await owner.finished;
-    const logged = await eventually(
-      async () => a.logs.join('\n'),
-      (text) => text.includes('the event log of a detached run is full'),
-      20_000,
+    const logs = a.app.get(RunLogRegistry);
+    const run = await eventually(
+      async () => logs.forThread(threadId),
+      (found) => found?.log.closed === true,
+      60_000,
     );
-    expect(logged).toContain('the event log of a detached run is full');
-    const cancels = await eventually(
-      () => cancelsOf(),
-      (found) => found.length > cancelsBefore,
-      20_000,
-    );
-    expect(cancels).toHaveLength(cancelsBefore + 1);
-    // The abandoned run's bytes are back in A's total, and its Redis record is gone: no replica offers it.
-    const held = await eventually(
-      async () => a.app.get(RunLogRegistry).heldBytes,
-      (bytes) => bytes === 0,
-      20_000,
-    );
-    const records = await eventually(
-      () => raw.exists(`reattach:runlog:thread:${threadId}`),
-      (count) => count === 0,
-      20_000,
-    );
-    expect([held, records]).toEqual([0, 0]);
-    expect((await fetch(byThread(b, threadId))).status).toBe(404);
-    expect((await fetch(byThread(a, threadId))).status).toBe(404);
+    expect(run?.abandoned).toBe(false);
+    expect(logs.heldBytes).toBeLessThanOrEqual(total);
+    expect((await cancelsOf()).length).toBe(cancelsBefore);
   });
 
   it('B answers 404 for a run no replica retains', async () => {
