@@ -45,9 +45,8 @@ export class GatewayRefusalError extends Error {
   }
 }
 
-/** A Stop in progress: the cancel of the run whose agent signal is `signal`, settled once it answered. */
+/** A Stop: the cancel of a run, settled once the gateway answered it. */
 interface Stop {
-  readonly signal: AbortSignal;
   readonly answered: Promise<CancelAnswer | undefined>;
   /** A later run already waited for it (only the first run after a Stop retries a busy thread). */
   isAwaited?: boolean;
@@ -88,18 +87,16 @@ export class ReattachingHttpAgent extends HttpAgent {
   }
 
   /**
-   * Stop: the run's execution is cancelled (the kernel stops, the thread takes the next prompt), then the
-   * run ends as HttpAgent's abort does. Before the run's session event, or when the cancel fails, it is
-   * only an abort: the gateway then treats it as a dropped connection.
+   * Stop: the run's execution is cancelled over the cancel extension (the kernel stops; the thread takes
+   * the next prompt), and the run ends with the gateway's own terminal event, `RUN_ERROR CANCELLED`. Before
+   * the run's session event, or when the cancel fails or is refused, it is HttpAgent's abort: the gateway
+   * then treats it as a dropped connection (docs/behaviour/reattach.md#the-client).
    */
   override abortRun(): void {
     void this.cancelRun();
   }
 
-  /**
-   * What `abortRun()` does, with the cancel's answer (undefined: there was no execution to cancel, or the
-   * request failed). Events the run streams meanwhile are not delivered: the run ends as an abort.
-   */
+  /** What `abortRun()` does, with the cancel's answer (undefined: nothing to cancel, or the request failed). */
   cancelRun(): Promise<CancelAnswer | undefined> {
     const controller = this.abortController;
     const target = this.session?.signal === controller.signal ? this.session.target : undefined;
@@ -108,10 +105,17 @@ export class ReattachingHttpAgent extends HttpAgent {
       controller.abort();
       return Promise.resolve(undefined);
     }
-    const answered = cancelExecution(this.fetch, this.url, this.headers, target)
-      .catch(() => undefined)
-      .finally(() => controller.abort());
-    this.stop = { signal: controller.signal, answered };
+    const answered = cancelExecution(this.fetch, this.url, this.headers, target).then(
+      (answer) => {
+        if (answer.kind !== 'answered') controller.abort();
+        return answer;
+      },
+      () => {
+        controller.abort();
+        return undefined;
+      },
+    );
+    this.stop = { answered };
     return answered;
   }
 
@@ -147,7 +151,6 @@ export class ReattachingHttpAgent extends HttpAgent {
     subscriber: Subscriber<BaseEvent>,
   ): Promise<void> {
     const { agentSignal, signal } = how;
-    const isStopping = () => this.stop?.signal === agentSignal;
     let lastId: string | undefined;
     let failedAttempts = 0;
     let request = open;
@@ -163,8 +166,7 @@ export class ReattachingHttpAgent extends HttpAgent {
         }
         const parser = createParser({
           onEvent: (message) => {
-            // After a Stop the run ends as an abort: its RUN_ERROR CANCELLED is not the subscriber's.
-            if (hasEnded || isStopping()) return;
+            if (hasEnded) return;
             const event = JSON.parse(message.data) as BaseEvent;
             if (message.id) lastId = message.id;
             failedAttempts = 0;
@@ -186,8 +188,6 @@ export class ReattachingHttpAgent extends HttpAgent {
         if (signal.aborted || error instanceof GatewayRefusalError || error instanceof SyntaxError)
           throw error;
       }
-      // Stopped: the run ends once the cancel answered and aborted it, never by following it again.
-      if (isStopping()) await this.stop?.answered;
       // The signal's own reason: an AbortError DOMException unless the caller gave another.
       if (signal.aborted) throw signal.reason;
       // The stream dropped before its terminal event: follow the run again from the last event seen.
