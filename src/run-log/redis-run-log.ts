@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
+import type { Clock } from '../common/clock';
 import type { ReattachLimits } from '../config/app-config';
 import type { ThreadState } from '../threads/thread-state';
 import type { EventFrame } from '../wire/sse-frame';
@@ -26,7 +27,8 @@ const RUNNING_TTL_EXTRA_MS = 60_000;
  * The shared run log on Redis Streams: one stream per run (`<prefix>runlog:<token>:events`), entry id
  * `<sequence>-0` per frame and `<last>-1` for the end, capped with `XADD MAXLEN` at the per-run event bound;
  * a record per run found by thread and by execution; a sorted set of the readers on other replicas, each
- * refreshed while it follows. Every key has a TTL: the window after the run's end, a little more while it
+ * scored with when the window would end for it (refreshed while it follows, set once as it leaves; `GT`,
+ * so a late refresh never shortens it). Every key has a TTL: the window after the run's end, a little more while it
  * runs. Readers follow with `XREAD BLOCK` on a connection of their own.
  */
 export class RedisRunLog implements SharedRunLog {
@@ -37,6 +39,7 @@ export class RedisRunLog implements SharedRunLog {
   constructor(
     private readonly settings: RedisRunLogSettings,
     private readonly limits: ReattachLimits,
+    private readonly clock: Clock,
   ) {
     this.client = new Redis(settings.redisUrl, {
       ...(settings.tls ? { tls: {} } : {}),
@@ -126,8 +129,10 @@ export class RedisRunLog implements SharedRunLog {
     };
   }
 
-  async hasReaders(runToken: string): Promise<boolean> {
-    return (await this.client.zcount(this.readersKey(runToken), Date.now(), '+inf')) > 0;
+  async remoteWindowLeftMs(runToken: string): Promise<number> {
+    // Each reader's score is when the window would end for it: refreshed while it follows, set once as it leaves.
+    const latest = await this.client.zrevrange(this.readersKey(runToken), 0, 0, 'WITHSCORES');
+    return latest.length < 2 ? 0 : Math.max(0, Number(latest[1]) - this.clock.now());
   }
 
   follow(run: SharedRun, sequence: number, sink: FrameSink): RunFollower {
@@ -140,7 +145,7 @@ export class RedisRunLog implements SharedRunLog {
     const present = () =>
       void this.client
         .multi()
-        .zadd(readers, Date.now() + this.limits.graceMs, reader)
+        .zadd(readers, 'GT', this.clock.now() + this.limits.graceMs, reader)
         .pexpire(readers, this.runningTtlMs())
         .exec()
         .catch((error: unknown) => this.warn('Redis write failed', error));
@@ -186,7 +191,10 @@ export class RedisRunLog implements SharedRunLog {
         isStopped = true;
         clearInterval(presence);
         blocking.disconnect();
-        void this.client.zrem(readers, reader).catch(() => undefined);
+        // The window counts from this moment for this reader (docs/behaviour/reattach.md#on-any-replica).
+        void this.client
+          .zadd(readers, 'GT', this.clock.now() + this.limits.graceMs, reader)
+          .catch(() => undefined);
       });
     return {
       done,

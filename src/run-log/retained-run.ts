@@ -25,8 +25,11 @@ export interface RetainedRunOptions {
   readonly ended: () => void;
   /** A frame was logged, as `sequence` (the shared log of Redis mode copies it). */
   readonly appended?: (sequence: number, frame: EventFrame) => void;
-  /** Whether readers elsewhere (on other replicas) follow the run: the window then starts again. */
-  readonly hasRemoteReaders?: () => Promise<boolean>;
+  /**
+   * What is left of the window because of readers elsewhere (on other replicas), in ms: a reader that
+   * follows keeps it open, one that left gives it the window from when it left. 0: nobody.
+   */
+  readonly remoteWindowLeftMs?: () => Promise<number>;
 }
 
 /**
@@ -76,25 +79,29 @@ export class RetainedRun {
     this.startWindow();
   }
 
-  private startWindow(): void {
-    this.graceTimer = setTimeout(() => this.windowOver(), this.options.graceMs);
+  private startWindow(ms = this.options.graceMs): void {
+    this.graceTimer = setTimeout(() => this.windowOver(), ms);
     this.graceTimer.unref();
   }
 
-  /** Nobody here came back in time: unless readers on other replicas follow the run, it is abandoned. */
+  /**
+   * Nobody here came back in time: the run is abandoned, unless readers on other replicas follow it or
+   * left it less than the window ago; the window then ends that much later (it counts from the last
+   * reader anywhere).
+   */
   private windowOver(): void {
-    const { hasRemoteReaders } = this.options;
-    if (!hasRemoteReaders) return this.abandon();
+    const { remoteWindowLeftMs } = this.options;
+    if (!remoteWindowLeftMs) return this.abandon();
     // An unreadable answer counts as nobody: the window's rule is not dropped because Redis is away.
-    hasRemoteReaders().then(
-      (isFollowed) => this.windowCheckedElsewhere(isFollowed),
-      () => this.windowCheckedElsewhere(false),
+    remoteWindowLeftMs().then(
+      (leftMs) => this.windowCheckedElsewhere(leftMs),
+      () => this.windowCheckedElsewhere(0),
     );
   }
 
-  private windowCheckedElsewhere(isFollowed: boolean): void {
+  private windowCheckedElsewhere(leftMs: number): void {
     if (this.readers > 0 || this.isRunOver || this.wasAbandoned) return;
-    if (isFollowed) this.startWindow();
+    if (leftMs > 0) this.startWindow(leftMs);
     else this.abandon();
   }
 

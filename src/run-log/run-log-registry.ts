@@ -67,7 +67,7 @@ export class RunLogRegistry {
       ...(shared
         ? {
             appended: (sequence, frame) => shared.appended(identity, sequence, frame),
-            hasRemoteReaders: () => shared.hasReaders(identity.runToken),
+            remoteWindowLeftMs: () => shared.remoteWindowLeftMs(identity.runToken),
           }
         : {}),
     });

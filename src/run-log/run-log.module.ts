@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CLOCK, type Clock } from '../common/clock';
 import { CommonModule } from '../common/common.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { SHARED_RUN_LOG, type SharedRunLog } from './shared-run-log';
@@ -12,12 +13,12 @@ import { RunLogRegistry } from './run-log-registry';
     {
       // Redis mode with a window: the logs go to Redis Streams too, so any replica can serve a reattach.
       provide: SHARED_RUN_LOG,
-      inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig): Promise<SharedRunLog | null> => {
+      inject: [APP_CONFIG, CLOCK],
+      useFactory: async (config: AppConfig, clock: Clock): Promise<SharedRunLog | null> => {
         if (config.store.kind !== 'redis' || config.reattach.graceMs <= 0) return null;
         const { RedisRunLog } = await import('./redis-run-log');
         const { redisUrl = '', keyPrefix, tls } = config.store;
-        return new RedisRunLog({ redisUrl, keyPrefix, tls }, config.reattach);
+        return new RedisRunLog({ redisUrl, keyPrefix, tls }, config.reattach, clock);
       },
     },
     RunLogRegistry,
