@@ -8,7 +8,7 @@ import {
 } from '@ag-ui/client';
 import { createParser } from 'eventsource-parser';
 import { Observable, type Subscriber } from 'rxjs';
-import { cancelExecution, type CancelAnswer, type ExecutionToCancel } from './cancel-execution';
+import { cancelExecution, type CancelAnswer, type ExecutionToCancel } from './cancel-execution.js';
 
 /** The gateway's CUSTOM event naming the run's execution (docs/behaviour/events.md#session-event). */
 const SESSION_EVENT_NAME = 'iac-code.session.v1';

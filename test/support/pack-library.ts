@@ -25,6 +25,19 @@ export function packLibrary(work: string): { tarball: string; files: string[] } 
     ],
     REPO,
   );
+  // The client's ESM build, as `npm run build:lib` makes it.
+  run(
+    process.execPath,
+    [
+      path.join(REPO, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      path.join(REPO, 'tsconfig.client-esm.json'),
+      '--outDir',
+      path.join(staging, 'dist/client/esm'),
+    ],
+    REPO,
+  );
+  run(process.execPath, [path.join(REPO, 'scripts/mark-client-esm.mjs'), path.join(staging, 'dist')], REPO);
   for (const file of ['package.json', 'README.md', 'LICENSE', 'CONTRIBUTING.md'])
     copyFileSync(path.join(REPO, file), path.join(staging, file));
   cpSync(path.join(REPO, 'docs'), path.join(staging, 'docs'), { recursive: true });
