@@ -81,3 +81,13 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.CANCELLED]: 409,
   [ErrorCode.THREAD_TAKEN_OVER]: 409,
 };
+
+/**
+ * `Retry-After` (seconds) of the refusals a client should simply retry soon: the process's body budget is
+ * spent, the state store did not answer (docs/behaviour/http.md#error-envelope). Not THREAD_BUSY: a thread
+ * is busy until its turn ends, which a timer cannot tell.
+ */
+export const RETRY_AFTER_SECONDS_BY_CODE: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.SERVER_BUSY]: 1,
+  [ErrorCode.STATE_UNAVAILABLE]: 1,
+};
