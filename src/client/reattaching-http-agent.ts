@@ -57,8 +57,8 @@ interface Stop {
  * IAC_CODE_AGUI_REATTACH_SECONDS above 0). During `runAgent`, a stream that ends or fails before its
  * terminal event is followed again from the last event id over the thread's reattach route, with bounded
  * attempts and backoff (reset by every event): the subscriber sees one uninterrupted run. `abortRun()`
- * (CopilotKit's Stop) cancels the run's execution over the cancel extension, then aborts it as HttpAgent
- * does; it never reconnects. `connect()` (used by `connectAgent()`, which CopilotKit calls when it opens a
+ * (CopilotKit's Stop) cancels the run's execution over the cancel extension, and the run ends with the
+ * gateway's RUN_ERROR CANCELLED (an abort when there is nothing to cancel yet); it never reconnects. `connect()` (used by `connectAgent()`, which CopilotKit calls when it opens a
  * thread) follows the thread's running run, or the one that just ended, to its end, and completes with no
  * events when the thread has none (docs/behaviour/reattach.md#the-client).
  */
@@ -93,6 +93,7 @@ export class ReattachingHttpAgent extends HttpAgent {
    * then treats it as a dropped connection (docs/behaviour/reattach.md#the-client).
    */
   override abortRun(): void {
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- cancelRun() never rejects: a failed cancel is answered undefined (and aborts)
     void this.cancelRun();
   }
 

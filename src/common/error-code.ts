@@ -39,6 +39,8 @@ export enum ErrorCode {
   CANCELLED = 'CANCELLED',
   /** Another replica took the thread's lease: this run stopped without acting on the kernel. */
   THREAD_TAKEN_OVER = 'THREAD_TAKEN_OVER',
+  /** Redis mode: the replica that ran the run is gone (its run-log lease expired); its readers elsewhere end. */
+  RUN_OWNER_LOST = 'RUN_OWNER_LOST',
 }
 
 /**
@@ -80,6 +82,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.A2A_EXECUTION_FAILED]: 502,
   [ErrorCode.CANCELLED]: 409,
   [ErrorCode.THREAD_TAKEN_OVER]: 409,
+  [ErrorCode.RUN_OWNER_LOST]: 503,
 };
 
 /**

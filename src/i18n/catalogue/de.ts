@@ -25,6 +25,8 @@ export const DE: Record<MessageKey, string> = {
     'Die Ausführungs- oder Thread-ID und rosInvocationId dürfen höchstens 1.024 Zeichen lang sein.',
   eventsMovedOn:
     'Der Lauf ist weitergegangen: sein Ereignisprotokoll behält nur die neuesten Ereignisse und enthält die nach dieser ID nicht mehr.',
+  runOwnerLost:
+    'Die Gateway-Replik, die diesen Zug ausführte, ist weg; der Rest des Zugs ist verloren. Senden Sie ihn erneut.',
   eventsExpired: 'Das Ereignisprotokoll des Laufs enthält die Ereignisse nach dieser ID nicht mehr.',
   routeNotFound: 'Die angeforderte Route existiert nicht.',
   methodNotAllowed: 'Die angeforderte Route akzeptiert diese HTTP-Methode nicht.',

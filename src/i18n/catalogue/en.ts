@@ -25,6 +25,7 @@ export const EN = {
   reattachIdentityTooLong: 'The execution or thread id and rosInvocationId may be at most 1,024 characters.',
   eventsMovedOn:
     'The run has moved on: its event log keeps only the newest events and no longer holds the ones after this id.',
+  runOwnerLost: 'The gateway replica running this turn is gone; the rest of the turn is lost. Send it again.',
   eventsExpired: "The run's event log no longer holds the events after this id.",
   routeNotFound: 'The requested route does not exist.',
   methodNotAllowed: 'The requested route does not accept this HTTP method.',

@@ -25,6 +25,8 @@ export const FR: Record<MessageKey, string> = {
     "L'identifiant d'exécution ou de fil et rosInvocationId ne peuvent dépasser 1 024 caractères.",
   eventsMovedOn:
     "L'exécution a avancé : son journal ne garde que les événements les plus récents et ne contient plus ceux qui suivent cet identifiant.",
+  runOwnerLost:
+    'La réplique du gateway qui exécutait ce tour a disparu ; la suite du tour est perdue. Renvoyez-le.',
   eventsExpired:
     "Le journal d'événements de l'exécution ne contient plus les événements après cet identifiant.",
   routeNotFound: "La route demandée n'existe pas.",

@@ -25,6 +25,8 @@ export const JA: Record<MessageKey, string> = {
     '実行 ID またはスレッド ID と rosInvocationId は 1,024 文字以内である必要があります。',
   eventsMovedOn:
     '実行は先に進みました。イベントログは最新のイベントだけを保持しており、この ID より後のイベントはもう残っていません。',
+  runOwnerLost:
+    'このターンを実行していたゲートウェイのレプリカが失われました。ターンの残りは失われています。もう一度送信してください。',
   eventsExpired: 'この ID より後のイベントは実行のイベントログにもう残っていません。',
   routeNotFound: '要求されたルートは存在しません。',
   methodNotAllowed: '要求されたルートはこの HTTP メソッドを受け付けません。',

@@ -23,6 +23,7 @@ export const ZH: Record<MessageKey, string> = {
   eventCursorInvalid: 'Last-Event-ID 或 after 不是本服务的事件 ID。',
   reattachIdentityTooLong: '执行 ID 或线程 ID 以及 rosInvocationId 最多 1,024 个字符。',
   eventsMovedOn: '运行已继续向前：其事件日志只保留最新的事件，已不再保存此 ID 之后的事件。',
+  runOwnerLost: '运行此轮的网关副本已不存在；此轮的其余部分已丢失。请重新发送。',
   eventsExpired: '该运行的事件日志已不再保存此 ID 之后的事件。',
   routeNotFound: '请求的路由不存在。',
   methodNotAllowed: '请求的路由不接受此 HTTP 方法。',
