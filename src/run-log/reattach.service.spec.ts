@@ -15,8 +15,8 @@ const HOST: HostFacts = {
 const TOKEN = '0123456789abcdef';
 const data = (type: string) => `data: ${JSON.stringify({ type, timestamp: 1 })}\n\n`;
 
-function setUp(sessionId?: string, principal?: string) {
-  const config = loadConfig({ IAC_CODE_AGUI_REATTACH_SECONDS: '30' }, HOST);
+function setUp(sessionId?: string, principal?: string, env: Record<string, string> = {}) {
+  const config = loadConfig({ IAC_CODE_AGUI_REATTACH_SECONDS: '30', ...env }, HOST);
   const logs = new RunLogRegistry(config);
   const state = {
     ...threadStateFixture(),
@@ -127,37 +127,15 @@ describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
   });
 
   it('a cursor the log moved past is told so (410), inside the window it is followed', async () => {
-    const config = loadConfig(
-      { IAC_CODE_AGUI_REATTACH_SECONDS: '30', IAC_CODE_AGUI_REATTACH_MAX_EVENTS: '2' },
-      HOST,
-    );
-    const logs = new RunLogRegistry(config);
-    const state = threadStateFixture();
-    const run = logs.retain(
-      {
-        threadId: state.threadId,
-        runId: 'run-1',
-        executionId: state.execution.executionId,
-        runToken: TOKEN,
-        admittedState: state,
-      },
-      () => undefined,
-    );
-    run?.readerLeft();
-    for (const type of ['RUN_STARTED', 'A', 'B', 'C']) run?.append({ id: `${TOKEN}.x`, data: data(type) });
-    const service = new ReattachService(logs);
-    const ask = (cursor: string) =>
-      service.admit({
-        target: { threadId: state.threadId },
-        rosInvocationId: state.execution.rosInvocationId,
-        agentCoreSessionId: null,
-        cursor,
-      });
+    const { run, service, request } = setUp(undefined, undefined, { IAC_CODE_AGUI_REATTACH_MAX_EVENTS: '2' });
+    run.readerLeft();
+    for (const type of ['RUN_STARTED', 'A', 'B', 'C']) run.append({ id: `${TOKEN}.x`, data: data(type) });
+    const ask = (cursor: string) => service.admit(request({ cursor }));
     await expect(ask(`${TOKEN}.1`)).rejects.toMatchObject({
       code: 'EVENTS_EXPIRED',
       messageKey: 'eventsMovedOn',
     });
     expect(await codeOf(() => ask(`${TOKEN}.2`))).toBe('admitted');
-    expect(run?.abandoned).toBe(false);
+    expect(run.abandoned).toBe(false);
   });
 });
