@@ -4,6 +4,8 @@
 module.exports = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The client's sources name their relative imports by the built file (`./x.js`), as its ESM build needs.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   transformIgnorePatterns: ['/node_modules/'],
 };

@@ -1,37 +1,26 @@
+import { cancelExecution as postCancel, type ExecutionToCancel } from '../../src/client';
 import type { TurnFailure } from './thread-record';
 
-export interface CancelTarget {
-  readonly executionId: string;
-  readonly threadId: string;
-  readonly rosInvocationId: string;
-}
+export type CancelTarget = ExecutionToCancel;
 
 /**
- * The iac-code cancel extension (docs/behaviour/cancel.md#cancel-route): `POST extensions/iac-code/v1/executions/<id>/cancel`
- * with `{threadId, rosInvocationId}`. The run's own stream then ends with `RUN_ERROR CANCELLED`.
+ * The page's Stop: the iac-code cancel extension (docs/behaviour/cancel.md#cancel-route), through the
+ * client's one implementation of it (ReattachingHttpAgent's Stop makes the same call). The run's own stream
+ * then ends with `RUN_ERROR CANCELLED`.
  */
 export async function cancelExecution(
   gatewayRoot: URL,
   token: string,
   target: CancelTarget,
 ): Promise<{ readonly status: string } | { readonly failure: TurnFailure }> {
-  const url = new URL(
-    `extensions/iac-code/v1/executions/${encodeURIComponent(target.executionId)}/cancel`,
+  const answer = await postCancel(
+    (url, init) => fetch(url, init),
     gatewayRoot,
+    token ? { Authorization: `Bearer ${token}` } : {},
+    target,
   );
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ threadId: target.threadId, rosInvocationId: target.rosInvocationId }),
-  });
-  const body: unknown = await response.json().catch(() => undefined);
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  if (response.ok) return { status: String(fields.status ?? response.status) };
-  const error = (fields.error ?? {}) as Record<string, unknown>;
+  if (answer.kind === 'answered') return { status: answer.status };
   return {
-    failure: {
-      code: String(error.code ?? `HTTP ${response.status}`),
-      message: String(error.message ?? response.statusText),
-    },
+    failure: { code: answer.code ?? `HTTP ${answer.httpStatus}`, message: answer.message ?? '' },
   };
 }

@@ -7,4 +7,5 @@ export {
   GatewayRefusalError,
   type ReattachingHttpAgentConfig,
   type ReattachPolicy,
-} from './reattaching-http-agent';
+} from './reattaching-http-agent.js';
+export { cancelExecution, type CancelAnswer, type ExecutionToCancel } from './cancel-execution.js';

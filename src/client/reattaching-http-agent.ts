@@ -8,6 +8,10 @@ import {
 } from '@ag-ui/client';
 import { createParser } from 'eventsource-parser';
 import { Observable, type Subscriber } from 'rxjs';
+import { cancelExecution, type CancelAnswer, type ExecutionToCancel } from './cancel-execution.js';
+
+/** The gateway's CUSTOM event naming the run's execution (docs/behaviour/events.md#session-event). */
+const SESSION_EVENT_NAME = 'iac-code.session.v1';
 
 /** How a run whose stream dropped is followed again (docs/behaviour/reattach.md#the-client). */
 export interface ReattachPolicy {
@@ -41,16 +45,28 @@ export class GatewayRefusalError extends Error {
   }
 }
 
+/** A Stop: the cancel of a run, settled once the gateway answered it. */
+interface Stop {
+  readonly answered: Promise<CancelAnswer | undefined>;
+  /** A later run already waited for it (only the first run after a Stop retries a busy thread). */
+  isAwaited?: boolean;
+}
+
 /**
  * An `HttpAgent` for this gateway whose runs survive a dropped connection (the gateway needs
  * IAC_CODE_AGUI_REATTACH_SECONDS above 0). During `runAgent`, a stream that ends or fails before its
  * terminal event is followed again from the last event id over the thread's reattach route, with bounded
- * attempts and backoff (reset by every event): the subscriber sees one uninterrupted run. `abortRun()` is an
- * abort, never a reconnect. `connect()` (used by `connectAgent()`, which CopilotKit calls when it opens a
- * thread) follows the thread's running run, or the one that just ended, to its end.
+ * attempts and backoff (reset by every event): the subscriber sees one uninterrupted run. `abortRun()`
+ * (CopilotKit's Stop) cancels the run's execution over the cancel extension, and the run ends with the
+ * gateway's RUN_ERROR CANCELLED (an abort when there is nothing to cancel yet); it never reconnects. `connect()` (used by `connectAgent()`, which CopilotKit calls when it opens a
+ * thread) follows the thread's running run, or the one that just ended, to its end, and completes with no
+ * events when the thread has none (docs/behaviour/reattach.md#the-client).
  */
 export class ReattachingHttpAgent extends HttpAgent {
   private readonly policy: Required<ReattachPolicy>;
+  /** The execution the current run's session event named, with that run's agent signal. */
+  private session?: { readonly signal: AbortSignal; readonly target: ExecutionToCancel };
+  private stop?: Stop;
 
   constructor(config: ReattachingHttpAgentConfig) {
     super(config);
@@ -63,11 +79,45 @@ export class ReattachingHttpAgent extends HttpAgent {
 
   override run(input: RunAgentInput): Observable<BaseEvent> {
     const outgoing = enforceOutgoingInput(input);
-    return this.follow(input, () => this.fetch(this.url, this.requestInit(outgoing)));
+    return this.follow(input, (signal) => this.post(outgoing, signal), false);
   }
 
   override connect(input: RunAgentInput): Observable<BaseEvent> {
-    return this.follow(input, (signal) => this.reattach(input, undefined, signal));
+    return this.follow(input, (signal) => this.reattach(input, undefined, signal), true);
+  }
+
+  /**
+   * Stop: the run's execution is cancelled over the cancel extension (the kernel stops; the thread takes
+   * the next prompt), and the run ends with the gateway's own terminal event, `RUN_ERROR CANCELLED`. Before
+   * the run's session event, or when the cancel fails or is refused, it is HttpAgent's abort: the gateway
+   * then treats it as a dropped connection (docs/behaviour/reattach.md#the-client).
+   */
+  override abortRun(): void {
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- cancelRun() never rejects: a failed cancel is answered undefined (and aborts)
+    void this.cancelRun();
+  }
+
+  /** What `abortRun()` does, with the cancel's answer (undefined: nothing to cancel, or the request failed). */
+  cancelRun(): Promise<CancelAnswer | undefined> {
+    const controller = this.abortController;
+    const target = this.session?.signal === controller.signal ? this.session.target : undefined;
+    this.session = undefined;
+    if (!target || controller.signal.aborted) {
+      controller.abort();
+      return Promise.resolve(undefined);
+    }
+    const answered = cancelExecution(this.fetch, this.url, this.headers, target).then(
+      (answer) => {
+        if (answer.kind !== 'answered') controller.abort();
+        return answer;
+      },
+      () => {
+        controller.abort();
+        return undefined;
+      },
+    );
+    this.stop = { answered };
+    return answered;
   }
 
   override clone(): ReattachingHttpAgent {
@@ -80,26 +130,28 @@ export class ReattachingHttpAgent extends HttpAgent {
   private follow(
     input: RunAgentInput,
     open: (signal: AbortSignal) => Promise<Response>,
+    isConnect: boolean,
   ): Observable<BaseEvent> {
     return new Observable<BaseEvent>((subscriber) => {
       // abortRun() aborts the agent's controller; an unsubscribe (detachActiveRun) only this stream.
-      const stop = new AbortController();
+      const detach = new AbortController();
       const agentSignal = this.abortController.signal;
-      const signal = AbortSignal.any([agentSignal, stop.signal]);
-      void this.stream(input, open, signal, subscriber).then(
+      const signal = AbortSignal.any([agentSignal, detach.signal]);
+      void this.stream(input, open, { agentSignal, signal, isConnect }, subscriber).then(
         () => subscriber.complete(),
         (error: unknown) => subscriber.error(error),
       );
-      return () => stop.abort();
+      return () => detach.abort();
     });
   }
 
   private async stream(
     input: RunAgentInput,
     open: (signal: AbortSignal) => Promise<Response>,
-    signal: AbortSignal,
+    how: { readonly agentSignal: AbortSignal; readonly signal: AbortSignal; readonly isConnect: boolean },
     subscriber: Subscriber<BaseEvent>,
   ): Promise<void> {
+    const { agentSignal, signal } = how;
     let lastId: string | undefined;
     let failedAttempts = 0;
     let request = open;
@@ -107,13 +159,19 @@ export class ReattachingHttpAgent extends HttpAgent {
       let hasEnded = false;
       try {
         const response = await request(signal);
-        if (!response.ok || !response.body) throw await refusalOf(response);
+        if (!response.ok || !response.body) {
+          const refusal = await refusalOf(response);
+          // Nothing in flight on the thread (and nothing ended within the window): HttpAgent's quiet connect.
+          if (how.isConnect && lastId === undefined && refusal.code === 'EXECUTION_NOT_FOUND') return;
+          throw refusal;
+        }
         const parser = createParser({
           onEvent: (message) => {
             if (hasEnded) return;
             const event = JSON.parse(message.data) as BaseEvent;
             if (message.id) lastId = message.id;
             failedAttempts = 0;
+            this.noteSession(input, event, agentSignal);
             subscriber.next(event);
             hasEnded = event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR;
           },
@@ -123,7 +181,10 @@ export class ReattachingHttpAgent extends HttpAgent {
           parser.feed(decoder.decode(chunk, { stream: true }));
           if (hasEnded) break;
         }
-        if (hasEnded) return;
+        if (hasEnded) {
+          if (this.session?.signal === agentSignal) this.session = undefined;
+          return;
+        }
       } catch (error) {
         if (signal.aborted || error instanceof GatewayRefusalError || error instanceof SyntaxError)
           throw error;
@@ -133,13 +194,50 @@ export class ReattachingHttpAgent extends HttpAgent {
       // The stream dropped before its terminal event: follow the run again from the last event seen.
       if (++failedAttempts > this.policy.maxAttempts)
         throw new Error(`the run's stream dropped and ${this.policy.maxAttempts} reattaches failed`);
-      await delay(
-        Math.min(this.policy.initialDelayMs * 2 ** (failedAttempts - 1), this.policy.maxDelayMs),
-        signal,
-      );
+      await delay(this.backoff(failedAttempts), signal);
       const cursor = lastId;
       request = (abort) => this.reattach(input, cursor, abort);
     }
+  }
+
+  /** Remembers the execution a session event names: what a Stop of this run cancels. */
+  private noteSession(input: RunAgentInput, event: BaseEvent, signal: AbortSignal): void {
+    if (event.type !== EventType.CUSTOM || (event as { name?: unknown }).name !== SESSION_EVENT_NAME) return;
+    const value = (event as { value?: { executionId?: unknown; rosInvocationId?: unknown } }).value;
+    if (typeof value?.executionId !== 'string' || typeof value.rosInvocationId !== 'string') return;
+    this.session = {
+      signal,
+      target: {
+        executionId: value.executionId,
+        threadId: input.threadId,
+        rosInvocationId: value.rosInvocationId,
+      },
+    };
+  }
+
+  /**
+   * POSTs the run. After a Stop, it waits for that cancel's answer first; the gateway frees the thread's slot
+   * a moment after it answered (the cancelled run's last writes), so a `409 THREAD_BUSY` then is retried
+   * with the reattach backoff, at most `maxAttempts` times.
+   */
+  private async post(outgoing: RunAgentInput, signal: AbortSignal): Promise<Response> {
+    const stop = this.stop?.isAwaited ? undefined : this.stop;
+    if (stop) {
+      stop.isAwaited = true;
+      await stop.answered;
+    }
+    for (let attempt = 1; ; attempt++) {
+      const response = await this.fetch(this.url, { ...this.requestInit(outgoing), signal });
+      if (!stop || response.status !== 409 || attempt > this.policy.maxAttempts) return response;
+      const refusal = await refusalOf(response.clone());
+      if (refusal.code !== 'THREAD_BUSY') return response;
+      await response.body?.cancel();
+      await delay(this.backoff(attempt), signal);
+    }
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.policy.initialDelayMs * 2 ** (attempt - 1), this.policy.maxDelayMs);
   }
 
   /** GET the thread's reattach route, from `cursor` (undefined: from the run's first event). */

@@ -41,6 +41,8 @@ export enum ErrorCode {
   THREAD_TAKEN_OVER = 'THREAD_TAKEN_OVER',
   /** The run's lease went with the thread's whole document (a Redis restart without AOF, an eviction). */
   STATE_LOST = 'STATE_LOST',
+  /** Redis mode: the replica that ran the run is gone (its run-log lease expired); its readers elsewhere end. */
+  RUN_OWNER_LOST = 'RUN_OWNER_LOST',
 }
 
 /**
@@ -83,4 +85,15 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.CANCELLED]: 409,
   [ErrorCode.THREAD_TAKEN_OVER]: 409,
   [ErrorCode.STATE_LOST]: 503,
+  [ErrorCode.RUN_OWNER_LOST]: 503,
+};
+
+/**
+ * `Retry-After` (seconds) of the refusals a client should simply retry soon: the process's body budget is
+ * spent, the state store did not answer (docs/behaviour/http.md#error-envelope). Not THREAD_BUSY: a thread
+ * is busy until its turn ends, which a timer cannot tell.
+ */
+export const RETRY_AFTER_SECONDS_BY_CODE: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.SERVER_BUSY]: 1,
+  [ErrorCode.STATE_UNAVAILABLE]: 1,
 };

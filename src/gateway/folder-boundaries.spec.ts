@@ -27,7 +27,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   metrics: ['config', 'common', 'auth', 'tracing'],
   a2a: ['config', 'common', 'wire', 'metrics'],
   threads: ['config', 'common', 'i18n', 'logging', 'wire', 'metrics', 'interrupts'],
-  'run-log': ['config', 'common', 'wire', 'threads'],
+  'run-log': ['config', 'common', 'i18n', 'wire', 'events', 'threads'],
   runs: [
     'config',
     'common',

@@ -15,10 +15,14 @@ const HOST: HostFacts = {
 const TOKEN = '0123456789abcdef';
 const data = (type: string) => `data: ${JSON.stringify({ type, timestamp: 1 })}\n\n`;
 
-function setUp(sessionId?: string) {
-  const config = loadConfig({ IAC_CODE_AGUI_REATTACH_SECONDS: '30' }, HOST);
+function setUp(sessionId?: string, principal?: string, env: Record<string, string> = {}) {
+  const config = loadConfig({ IAC_CODE_AGUI_REATTACH_SECONDS: '30', ...env }, HOST);
   const logs = new RunLogRegistry(config);
-  const state = { ...threadStateFixture(), ...(sessionId ? { agentCoreSessionId: sessionId } : {}) };
+  const state = {
+    ...threadStateFixture(),
+    ...(sessionId ? { agentCoreSessionId: sessionId } : {}),
+    ...(principal ? { principal } : {}),
+  };
   const left: string[] = [];
   const run = logs.retain(
     {
@@ -96,5 +100,42 @@ describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
         service.admit(request({ agentCoreSessionId: 'session-a', cursor: 'ffffffffffffffff.1' })),
       ),
     ).toBe('EVENTS_EXPIRED');
+  });
+
+  it("answers another caller's thread on the thread route as the run route does, on the execution route as not found", async () => {
+    const { service, request, state } = setUp(undefined, 'alice');
+    const thread = { threadId: state.threadId };
+    expect(await codeOf(() => service.admit(request({ target: thread, principal: 'bob' })))).toBe(
+      'THREAD_BINDING_CONFLICT',
+    );
+    expect(await codeOf(() => service.admit(request({ principal: 'bob' })))).toBe('EXECUTION_NOT_FOUND');
+    expect(await codeOf(() => service.admit(request({ target: thread, principal: 'alice' })))).toBe(
+      'admitted',
+    );
+  });
+
+  it('refuses a rosInvocationId over the id bound as the path id: 400', async () => {
+    const { service, request } = setUp();
+    expect(await codeOf(() => service.admit(request({ rosInvocationId: 'r'.repeat(1024) })))).toBe(
+      'EXECUTION_NOT_FOUND',
+    );
+    const refusal = service.admit(request({ rosInvocationId: 'r'.repeat(1025) }));
+    await expect(refusal).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      messageKey: 'reattachIdentityTooLong',
+    });
+  });
+
+  it('a cursor the log moved past is told so (410), inside the window it is followed', async () => {
+    const { run, service, request } = setUp(undefined, undefined, { IAC_CODE_AGUI_REATTACH_MAX_EVENTS: '2' });
+    run.readerLeft();
+    for (const type of ['RUN_STARTED', 'A', 'B', 'C']) run.append({ id: `${TOKEN}.x`, data: data(type) });
+    const ask = (cursor: string) => service.admit(request({ cursor }));
+    await expect(ask(`${TOKEN}.1`)).rejects.toMatchObject({
+      code: 'EVENTS_EXPIRED',
+      messageKey: 'eventsMovedOn',
+    });
+    expect(await codeOf(() => ask(`${TOKEN}.2`))).toBe('admitted');
+    expect(run.abandoned).toBe(false);
   });
 });

@@ -45,8 +45,8 @@ export class ReattachService {
     const { target, rosInvocationId, cursor } = request;
     if (!rosInvocationId) throw new AguiError(ErrorCode.INVALID_INPUT, 'reattachIdentityRequired');
     const id = 'executionId' in target ? target.executionId : target.threadId;
-    if (id.length > MAX_ID_LENGTH && [...id].length > MAX_ID_LENGTH)
-      throw new AguiError(ErrorCode.INVALID_INPUT, 'cancelIdentityTooLong');
+    if (isTooLong(id) || isTooLong(rosInvocationId))
+      throw new AguiError(ErrorCode.INVALID_INPUT, 'reattachIdentityTooLong');
     const parsed = cursor === undefined ? undefined : parseCursor(cursor);
     if (cursor !== undefined && parsed === undefined)
       throw new AguiError(ErrorCode.INVALID_INPUT, 'eventCursorInvalid');
@@ -58,10 +58,14 @@ export class ReattachService {
     const found = local
       ? { identity: local.identity, lastSequence: local.log.lastSequence }
       : shared && { identity: shared.identity, lastSequence: shared.lastSequence };
-    // Another caller's thread is not found, as on the cancel extension (docs/behaviour/state.md#caller-binding).
+    const mayAct = found !== undefined && mayActOnThread(found.identity.admittedState, request.principal);
+    // The thread route answers another caller's thread as the run route does; the execution route, as the
+    // cancel extension: not found (docs/behaviour/state.md#caller-binding).
+    if (found && !mayAct && 'threadId' in target)
+      throw new AguiError(ErrorCode.THREAD_BINDING_CONFLICT, 'threadBindingConflict');
     const isProven =
       found !== undefined &&
-      mayActOnThread(found.identity.admittedState, request.principal) &&
+      mayAct &&
       provesExecution(found.identity.admittedState, {
         executionId: found.identity.executionId,
         rosInvocationId,
@@ -78,10 +82,15 @@ export class ReattachService {
       after = parsed.sequence;
     }
     const isExpired = local ? local.log.hasDropped(after) : after + 1 < (shared as SharedRun).firstHeld;
-    if (isExpired) throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsExpired');
+    if (isExpired) throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsMovedOn');
     if (local) return { follow: (sink) => followRun(local, after, sink) };
     const remote = shared as SharedRun;
     const sharedLog = this.logs.shared as SharedRunLog;
     return { follow: (sink) => sharedLog.follow(remote, after, sink) };
   }
+}
+
+/** Longer than an id may be (counted in characters, as the path id is). */
+function isTooLong(id: string): boolean {
+  return id.length > MAX_ID_LENGTH && [...id].length > MAX_ID_LENGTH;
 }

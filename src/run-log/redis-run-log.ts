@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
+import type { Clock } from '../common/clock';
+import { ErrorCode } from '../common/error-code';
+import { runError } from '../events/run-events';
+import { encodeSseFrame } from '../wire/sse-frame';
+import { formatCursor } from './event-cursor';
 import type { ReattachLimits } from '../config/app-config';
 import type { ThreadState } from '../threads/thread-state';
 import type { EventFrame } from '../wire/sse-frame';
@@ -13,10 +18,17 @@ export interface RedisRunLogSettings {
   readonly redisUrl: string;
   readonly keyPrefix: string;
   readonly tls: boolean;
+  /**
+   * How long the owner's mark outlives its last refresh (the run lease's TTL): once it expired, the owner is
+   * gone and the readers elsewhere end.
+   */
+  readonly ownerLeaseMs: number;
+  /** The RUN_OWNER_LOST message, in the process language (a reader's own language is not known here). */
+  readonly ownerLostMessage: string;
 }
 
-/** How long one XREAD BLOCK waits before the reader checks that the run still exists. */
-const BLOCK_MS = 5000;
+/** How long one XREAD BLOCK waits before the reader checks that the run and its owner still exist. */
+const BLOCK_MS = 2000;
 /** Entries one XREAD returns at most. */
 const READ_COUNT = 512;
 /** A running run's keys outlive a replica that died without ending it by this much past the window. */
@@ -26,17 +38,22 @@ const RUNNING_TTL_EXTRA_MS = 60_000;
  * The shared run log on Redis Streams: one stream per run (`<prefix>runlog:<token>:events`), entry id
  * `<sequence>-0` per frame and `<last>-1` for the end, capped with `XADD MAXLEN` at the per-run event bound;
  * a record per run found by thread and by execution; a sorted set of the readers on other replicas, each
- * refreshed while it follows. Every key has a TTL: the window after the run's end, a little more while it
- * runs. Readers follow with `XREAD BLOCK` on a connection of their own.
+ * scored with when the window would end for it (refreshed while it follows, set once as it leaves; `GT`,
+ * so a late refresh never shortens it); the owner's mark, alive while its replica is. Every key has a TTL:
+ * the window after the run's end, a little more while it runs. Readers follow with `XREAD BLOCK` on a
+ * connection of their own.
  */
 export class RedisRunLog implements SharedRunLog {
   private readonly logger = new Logger(RedisRunLog.name);
   private readonly client: Redis;
   private hasWarned = false;
+  /** The owner marks of the runs this replica runs, refreshed until each ends. */
+  private readonly ownerMarks = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly settings: RedisRunLogSettings,
     private readonly limits: ReattachLimits,
+    private readonly clock: Clock,
   ) {
     this.client = new Redis(settings.redisUrl, {
       ...(settings.tls ? { tls: {} } : {}),
@@ -55,12 +72,22 @@ export class RedisRunLog implements SharedRunLog {
       admittedState: identity.admittedState,
     });
     const ttl = this.runningTtlMs();
+    const owner = this.ownerKey(identity.runToken);
+    const { ownerLeaseMs } = this.settings;
     this.send(
       this.client
         .multi()
         .set(this.key(`thread:${identity.threadId}`), record, 'PX', ttl)
-        .set(this.key(`execution:${identity.executionId}`), record, 'PX', ttl),
+        .set(this.key(`execution:${identity.executionId}`), record, 'PX', ttl)
+        .set(owner, '1', 'PX', ownerLeaseMs),
     );
+    const refresh = setInterval(
+      // SET, not PEXPIRE: a mark that expired while Redis was away is made again once it is back.
+      () => this.send(this.client.multi().set(owner, '1', 'PX', ownerLeaseMs)),
+      Math.max(1, Math.floor(ownerLeaseMs / 3)),
+    );
+    refresh.unref();
+    this.ownerMarks.set(identity.runToken, refresh);
   }
 
   appended(identity: RetainedRunIdentity, sequence: number, frame: EventFrame): void {
@@ -83,18 +110,25 @@ export class RedisRunLog implements SharedRunLog {
   }
 
   ended(identity: RetainedRunIdentity, lastSequence: number): void {
+    this.unmark(identity.runToken);
     const pipeline = this.client
       .pipeline()
       .xadd(this.eventsKey(identity.runToken), `${lastSequence}-1`, 'end', '1');
     this.refresh(pipeline, identity, this.limits.graceMs);
+    pipeline.pexpire(this.ownerKey(identity.runToken), this.limits.graceMs);
     this.send(pipeline);
   }
 
   dropped(identity: RetainedRunIdentity): void {
+    this.unmark(identity.runToken);
     this.send(
       this.client
         .multi()
-        .del(this.eventsKey(identity.runToken), this.readersKey(identity.runToken))
+        .del(
+          this.eventsKey(identity.runToken),
+          this.readersKey(identity.runToken),
+          this.ownerKey(identity.runToken),
+        )
         .eval(
           DELETE_IF_OURS,
           2,
@@ -113,10 +147,13 @@ export class RedisRunLog implements SharedRunLog {
     if (!text) return undefined;
     const identity = JSON.parse(text) as RetainedRunIdentity & { admittedState: ThreadState };
     const events = this.eventsKey(identity.runToken);
-    const [first, last] = await Promise.all([
+    const [first, last, owners] = await Promise.all([
       this.client.xrange(events, '-', '+', 'COUNT', 1),
       this.client.xrevrange(events, '+', '-', 'COUNT', 1),
+      this.client.exists(this.ownerKey(identity.runToken)),
     ]);
+    // A run whose owner is gone before its end is over for every reader (docs/behaviour/reattach.md#on-any-replica).
+    if (owners === 0) return undefined;
     const lastSequence = last.length > 0 ? sequenceOf(last[0][0]) : 0;
     const firstHeld = first.length > 0 ? sequenceOf(first[0][0]) : lastSequence + 1;
     return {
@@ -126,8 +163,10 @@ export class RedisRunLog implements SharedRunLog {
     };
   }
 
-  async hasReaders(runToken: string): Promise<boolean> {
-    return (await this.client.zcount(this.readersKey(runToken), Date.now(), '+inf')) > 0;
+  async remoteWindowLeftMs(runToken: string): Promise<number> {
+    // Each reader's score is when the window would end for it: refreshed while it follows, set once as it leaves.
+    const latest = await this.client.zrevrange(this.readersKey(runToken), 0, 0, 'WITHSCORES');
+    return latest.length < 2 ? 0 : Math.max(0, Number(latest[1]) - this.clock.now());
   }
 
   follow(run: SharedRun, sequence: number, sink: FrameSink): RunFollower {
@@ -140,7 +179,7 @@ export class RedisRunLog implements SharedRunLog {
     const present = () =>
       void this.client
         .multi()
-        .zadd(readers, Date.now() + this.limits.graceMs, reader)
+        .zadd(readers, 'GT', this.clock.now() + this.limits.graceMs, reader)
         .pexpire(readers, this.runningTtlMs())
         .exec()
         .catch((error: unknown) => this.warn('Redis write failed', error));
@@ -162,7 +201,12 @@ export class RedisRunLog implements SharedRunLog {
         );
         if (isStopped) return;
         if (!answer) {
-          if ((await this.client.exists(events)) === 0) return sink.abort(new Error('the run log is gone'));
+          const [hasEvents, hasOwner] = await Promise.all([
+            this.client.exists(events),
+            this.client.exists(this.ownerKey(runToken)),
+          ]);
+          if (hasEvents === 0) return sink.abort(new Error('the run log is gone'));
+          if (hasOwner === 0) return this.ownerLost(runToken, after, sink);
           continue;
         }
         for (const [id, fields] of answer[0][1]) {
@@ -186,7 +230,10 @@ export class RedisRunLog implements SharedRunLog {
         isStopped = true;
         clearInterval(presence);
         blocking.disconnect();
-        void this.client.zrem(readers, reader).catch(() => undefined);
+        // The window counts from this moment for this reader (docs/behaviour/reattach.md#on-any-replica).
+        void this.client
+          .zadd(readers, 'GT', this.clock.now() + this.limits.graceMs, reader)
+          .catch(() => undefined);
       });
     return {
       done,
@@ -197,7 +244,28 @@ export class RedisRunLog implements SharedRunLog {
     };
   }
 
+  /**
+   * The owner's mark expired before the run's end: the replica that ran it is gone. The reader gets a
+   * terminal RUN_ERROR RUN_OWNER_LOST, after the last event it had, and its stream ends.
+   */
+  private ownerLost(runToken: string, after: number, sink: FrameSink): void {
+    const event = runError(
+      ErrorCode.RUN_OWNER_LOST,
+      this.settings.ownerLostMessage,
+      undefined,
+      this.clock.now(),
+    );
+    sink.write({ id: formatCursor(runToken, after + 1), data: encodeSseFrame(event) });
+    sink.end();
+  }
+
+  private unmark(runToken: string): void {
+    clearInterval(this.ownerMarks.get(runToken));
+    this.ownerMarks.delete(runToken);
+  }
+
   async onModuleDestroy(): Promise<void> {
+    for (const runToken of [...this.ownerMarks.keys()]) this.unmark(runToken);
     await this.client.quit().catch(() => this.client.disconnect());
   }
 
@@ -236,6 +304,10 @@ export class RedisRunLog implements SharedRunLog {
 
   private eventsKey(runToken: string): string {
     return this.key(`${runToken}:events`);
+  }
+
+  private ownerKey(runToken: string): string {
+    return this.key(`${runToken}:owner`);
   }
 
   private readersKey(runToken: string): string {

@@ -17,22 +17,26 @@ export interface RetainedRunOptions {
   /** How long the run keeps going after its last reader left (IAC_CODE_AGUI_REATTACH_SECONDS). */
   readonly graceMs: number;
   /**
-   * Nobody came back in time, or the log of a detached run is full: the run is told its client left, the
-   * rule of a normal disconnect (the A2A task is cancelled). Called at most once.
+   * Nobody came back in time: the run is told its client left, the rule of a normal disconnect (the A2A
+   * task is cancelled). Called at most once.
    */
-  readonly abandon: (why: 'grace-over' | 'log-full') => void;
+  readonly abandon: () => void;
   /** The run's events are over (not abandoned): its log stays readable for the window. */
   readonly ended: () => void;
   /** A frame was logged, as `sequence` (the shared log of Redis mode copies it). */
   readonly appended?: (sequence: number, frame: EventFrame) => void;
-  /** Whether readers elsewhere (on other replicas) follow the run: the window then starts again. */
-  readonly hasRemoteReaders?: () => Promise<boolean>;
+  /**
+   * What is left of the window because of readers elsewhere (on other replicas), in ms: a reader that
+   * follows keeps it open, one that left gives it the window from when it left. 0: nobody.
+   */
+  readonly remoteWindowLeftMs?: () => Promise<number>;
 }
 
 /**
  * A run that may outlive its connection (docs/behaviour/reattach.md): its event log, how many readers follow
  * it (the client that started it counts as the first), and the grace window that starts when the last one
- * leaves. Readers never cancel anything themselves; only the window's end or a full log does.
+ * leaves. Readers never cancel anything themselves; only the window's end does. A full log drops its
+ * oldest events (docs/behaviour/reattach.md#bounds), whoever is attached.
  */
 export class RetainedRun {
   private readers = 1;
@@ -54,13 +58,10 @@ export class RetainedRun {
     return this.readers;
   }
 
-  /**
-   * The run's next frame (its id the cursor of the log's next sequence); a detached run whose log is full
-   * is abandoned.
-   */
+  /** The run's next frame (its id the cursor of the log's next sequence). */
   append(frame: EventFrame): void {
     if (this.wasAbandoned) return;
-    if (!this.log.append(frame.data, this.readers > 0)) return this.abandon('log-full');
+    this.log.append(frame.data);
     this.options.appended?.(this.log.lastSequence, frame);
   }
 
@@ -78,26 +79,30 @@ export class RetainedRun {
     this.startWindow();
   }
 
-  private startWindow(): void {
-    this.graceTimer = setTimeout(() => this.windowOver(), this.options.graceMs);
+  private startWindow(ms = this.options.graceMs): void {
+    this.graceTimer = setTimeout(() => this.windowOver(), ms);
     this.graceTimer.unref();
   }
 
-  /** Nobody here came back in time: unless readers on other replicas follow the run, it is abandoned. */
+  /**
+   * Nobody here came back in time: the run is abandoned, unless readers on other replicas follow it or
+   * left it less than the window ago; the window then ends that much later (it counts from the last
+   * reader anywhere).
+   */
   private windowOver(): void {
-    const { hasRemoteReaders } = this.options;
-    if (!hasRemoteReaders) return this.abandon('grace-over');
+    const { remoteWindowLeftMs } = this.options;
+    if (!remoteWindowLeftMs) return this.abandon();
     // An unreadable answer counts as nobody: the window's rule is not dropped because Redis is away.
-    hasRemoteReaders().then(
-      (isFollowed) => this.windowCheckedElsewhere(isFollowed),
-      () => this.windowCheckedElsewhere(false),
+    remoteWindowLeftMs().then(
+      (leftMs) => this.windowCheckedElsewhere(leftMs),
+      () => this.windowCheckedElsewhere(0),
     );
   }
 
-  private windowCheckedElsewhere(isFollowed: boolean): void {
+  private windowCheckedElsewhere(leftMs: number): void {
     if (this.readers > 0 || this.isRunOver || this.wasAbandoned) return;
-    if (isFollowed) this.startWindow();
-    else this.abandon('grace-over');
+    if (leftMs > 0) this.startWindow(leftMs);
+    else this.abandon();
   }
 
   /** The run's events are over: the log is complete. */
@@ -110,10 +115,10 @@ export class RetainedRun {
     if (!this.wasAbandoned) this.options.ended();
   }
 
-  private abandon(why: 'grace-over' | 'log-full'): void {
+  private abandon(): void {
     if (this.wasAbandoned || this.isRunOver) return;
     this.wasAbandoned = true;
     clearTimeout(this.graceTimer);
-    this.options.abandon(why);
+    this.options.abandon();
   }
 }

@@ -12,7 +12,7 @@ const sequences = (log: RunEventLog, after = 0) => {
 describe('RunEventLog (docs/behaviour/reattach.md#bounds)', () => {
   it('numbers frames from 1 and reads those after a sequence', () => {
     const log = new RunEventLog('t', { maxEvents: 10, maxBytes: 1000, total: new ByteBudget(1000) });
-    for (let n = 1; n <= 4; n++) expect(log.append(record(), false)).toBe(true);
+    for (let n = 1; n <= 4; n++) log.append(record());
     expect(sequences(log)).toEqual([1, 2, 3, 4]);
     expect(sequences(log, 2)).toEqual([3, 4]);
     expect(sequences(log, 4)).toEqual([]);
@@ -20,7 +20,7 @@ describe('RunEventLog (docs/behaviour/reattach.md#bounds)', () => {
 
   it('with a reader attached, drops its oldest frames at a bound: earlier cursors are then expired', () => {
     const log = new RunEventLog('t', { maxEvents: 2, maxBytes: 1000, total: new ByteBudget(1000) });
-    for (let n = 1; n <= 5; n++) expect(log.append(record(), true)).toBe(true);
+    for (let n = 1; n <= 5; n++) log.append(record());
     expect(sequences(log, 3)).toEqual([4, 5]);
     expect(sequences(log, 2)).toBe('expired');
     expect(log.hasDropped(2)).toBe(true);
@@ -29,7 +29,7 @@ describe('RunEventLog (docs/behaviour/reattach.md#bounds)', () => {
   it("counts each event's cursor and record against the bounds, as a reader gets them", () => {
     const total = new ByteBudget(1000);
     const log = new RunEventLog('0123456789abcdef', { maxEvents: 5, maxBytes: 1000, total });
-    for (let n = 1; n <= 12; n++) log.append(`data: ${n}\n\n`, true);
+    for (let n = 1; n <= 12; n++) log.append(`data: ${n}\n\n`);
     const read = log.after(7);
     if (read.kind !== 'frames') throw new Error(read.kind);
     expect(read.frames).toEqual(
@@ -40,30 +40,36 @@ describe('RunEventLog (docs/behaviour/reattach.md#bounds)', () => {
     expect(total.usedBytes).toBe(held);
   });
 
-  it('detached, refuses the frame over a bound (the run is cancelled) and keeps what it has', () => {
-    const log = new RunEventLog('t', { maxEvents: 100, maxBytes: 25, total: new ByteBudget(1000) });
-    expect(log.append(record(), false)).toBe(true);
-    expect(log.append(record(), false)).toBe(false);
-    expect(sequences(log)).toEqual([1]);
+  it('keeps the newest events whoever is attached: a run past its bound stays readable inside the window', () => {
+    const total = new ByteBudget(1000);
+    const log = new RunEventLog('t', { maxEvents: 100, maxBytes: 25, total });
+    for (let n = 1; n <= 3; n++) log.append(record());
+    expect(sequences(log, 2)).toEqual([3]);
+    expect(sequences(log, 1)).toBe('expired');
+    expect(log.bytes).toBe(13);
+    expect(total.usedBytes).toBe(13);
   });
 
   it('shares the process total: bytes come back when a log is released', () => {
     const total = new ByteBudget(30);
     const first = new RunEventLog('t', { maxEvents: 100, maxBytes: 1000, total });
     const second = new RunEventLog('t', { maxEvents: 100, maxBytes: 1000, total });
-    expect(first.append(record(20), false)).toBe(true);
-    expect(second.append(record(20), false)).toBe(false);
+    first.append(record(20));
+    second.append(record(20));
+    expect(sequences(second)).toBe('expired');
+    expect(total.usedBytes).toBe(23);
     first.release();
     expect(total.usedBytes).toBe(0);
-    expect(second.append(record(20), false)).toBe(true);
+    second.append(record(20));
+    expect(sequences(second, 1)).toEqual([2]);
   });
 
-  it('an attached run over the process total with nothing of its own to drop skips the frame: it expires', () => {
+  it('a run over the process total with nothing of its own to drop skips the frame: it expires', () => {
     const total = new ByteBudget(30);
     const other = new RunEventLog('t', { maxEvents: 100, maxBytes: 1000, total });
-    other.append(record(25), false);
+    other.append(record(25));
     const log = new RunEventLog('t', { maxEvents: 100, maxBytes: 1000, total });
-    expect(log.append(record(20), true)).toBe(true);
+    log.append(record(20));
     expect(log.lastSequence).toBe(1);
     expect(sequences(log)).toBe('expired');
     expect(sequences(log, 1)).toEqual([]);
@@ -72,7 +78,7 @@ describe('RunEventLog (docs/behaviour/reattach.md#bounds)', () => {
   it('wakes a waiting reader at the next append and at the close', async () => {
     const log = new RunEventLog('t', { maxEvents: 10, maxBytes: 1000, total: new ByteBudget(1000) });
     const appended = log.whenChanged();
-    log.append(record(), true);
+    log.append(record());
     await appended;
     const closed = log.whenChanged();
     log.close();

@@ -31,7 +31,7 @@ function digitsOf(sequence: number): number {
  * log, so `after()` rebuilds both for the few reads while a burst appends one record per event and keeps
  * nothing else alive (docs/benchmarks.md, "Runs that survive their connection": holding a burst's frame
  * objects was the window's extra CPU, in the garbage collector).
- * The oldest leave first when a reader is attached and the log is full.
+ * The oldest leave first when the log is full.
  */
 export class RunEventLog {
   private readonly records: string[] = [];
@@ -64,28 +64,25 @@ export class RunEventLog {
 
   /**
    * Appends the run's next frame, sequence `lastSequence + 1`, by its SSE record (`frame.data`; its id is
-   * that cursor). Over a bound, the oldest frames make room when `mayEvict` (a reader is attached: it
-   * already has them); otherwise nothing is appended and the answer is false.
+   * that cursor). Over a bound, the oldest frames make room: the log is a window of the run's newest events
+   * (docs/behaviour/reattach.md#bounds).
    */
-  append(record: string, mayEvict: boolean): boolean {
+  append(record: string): void {
     const bytes = this.bytesOf(this.last + 1, record);
-    while (!this.fits(bytes) && mayEvict && this.evictOldest());
+    while (!this.fits(bytes) && this.evictOldest());
     let hasRoom = this.fits(bytes) && this.bounds.total.take(bytes);
-    while (!hasRoom && mayEvict && this.evictOldest())
-      hasRoom = this.fits(bytes) && this.bounds.total.take(bytes);
-    if (!hasRoom && !mayEvict) return false;
+    while (!hasRoom && this.evictOldest()) hasRoom = this.fits(bytes) && this.bounds.total.take(bytes);
     const sequence = ++this.last;
     if (hasRoom) {
       this.records.push(record);
       this.heldBytes += bytes;
     } else {
       // Even an empty log cannot hold it (the process total is taken by other runs): an attached reader
-      // has it; a later reattach from before it is told the events expired.
+      // has it; a later reattach from before it is told the log moved on.
       this.firstHeld = sequence + 1;
     }
     // A resolve only when a reader waits: most appends of a burst have none.
     if (this.changed) this.wakeReaders();
-    return true;
   }
 
   /** Whether the frame after `sequence` is gone from the log (dropped at a bound). */

@@ -36,7 +36,7 @@ export class RunLogRegistry {
 
   /**
    * A new run to retain, or undefined when reattaching is off. `leave` is the run's own "the client left"
-   * (the cancel a normal disconnect makes), called once the window passed or the detached log is full.
+   * (the cancel a normal disconnect makes), called once the window passed.
    */
   retain(identity: RetainedRunIdentity, leave: () => void): RetainedRun | undefined {
     const { reattach } = this.config;
@@ -49,16 +49,12 @@ export class RunLogRegistry {
     });
     const run: RetainedRun = new RetainedRun(identity, log, {
       graceMs: reattach.graceMs,
-      abandon: (why) => {
+      abandon: () => {
         this.logger.warn({
-          msg:
-            why === 'grace-over'
-              ? 'no client reattached within the window: cancelling the run'
-              : 'the event log of a detached run is full: cancelling the run',
+          msg: 'no client reattached within the window: cancelling the run',
           threadId: identity.threadId,
           runId: identity.runId,
           executionId: identity.executionId,
-          ...(why === 'log-full' ? { events: log.lastSequence, bytes: log.bytes } : {}),
         });
         this.drop(run);
         shared?.dropped(identity);
@@ -71,7 +67,7 @@ export class RunLogRegistry {
       ...(shared
         ? {
             appended: (sequence, frame) => shared.appended(identity, sequence, frame),
-            hasRemoteReaders: () => shared.hasReaders(identity.runToken),
+            remoteWindowLeftMs: () => shared.remoteWindowLeftMs(identity.runToken),
           }
         : {}),
     });

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CLOCK, type Clock } from '../common/clock';
 import { CommonModule } from '../common/common.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MessageCatalogue } from '../i18n/message-catalogue';
+import { normalizeLanguage } from '../i18n/negotiate-language';
+import { DEFAULT_REDIS_THREAD_STORE_OPTIONS } from '../threads/redis-thread-store-options';
 import { SHARED_RUN_LOG, type SharedRunLog } from './shared-run-log';
 import { ReattachService } from './reattach.service';
 import { RunLogRegistry } from './run-log-registry';
@@ -12,12 +16,23 @@ import { RunLogRegistry } from './run-log-registry';
     {
       // Redis mode with a window: the logs go to Redis Streams too, so any replica can serve a reattach.
       provide: SHARED_RUN_LOG,
-      inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig): Promise<SharedRunLog | null> => {
+      inject: [APP_CONFIG, CLOCK],
+      useFactory: async (config: AppConfig, clock: Clock): Promise<SharedRunLog | null> => {
         if (config.store.kind !== 'redis' || config.reattach.graceMs <= 0) return null;
         const { RedisRunLog } = await import('./redis-run-log');
-        const { redisUrl = '', keyPrefix, tls } = config.store;
-        return new RedisRunLog({ redisUrl, keyPrefix, tls }, config.reattach);
+        const { redisUrl = '', keyPrefix, tls, leaseTtlMs } = config.store;
+        const language = normalizeLanguage(config.processLanguage) ?? 'en';
+        return new RedisRunLog(
+          {
+            redisUrl,
+            keyPrefix,
+            tls,
+            ownerLeaseMs: leaseTtlMs ?? DEFAULT_REDIS_THREAD_STORE_OPTIONS.leaseTtlMs,
+            ownerLostMessage: new MessageCatalogue().render('runOwnerLost', language),
+          },
+          config.reattach,
+          clock,
+        );
       },
     },
     RunLogRegistry,

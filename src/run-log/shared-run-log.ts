@@ -28,8 +28,11 @@ export interface SharedRunLog {
   find(
     target: { readonly executionId: string } | { readonly threadId: string },
   ): Promise<SharedRun | undefined>;
-  /** Whether readers on other replicas follow the run now (they keep its window from ending). */
-  hasReaders(runToken: string): Promise<boolean>;
+  /**
+   * How long the run's window still has because of readers on other replicas, in ms (0: none): one that
+   * follows now keeps it open; one that left, for the window after it left.
+   */
+  remoteWindowLeftMs(runToken: string): Promise<number>;
   /** Follows a shared run from after `sequence` into the sink, to its end; counts as one of its readers. */
   follow(run: SharedRun, sequence: number, sink: FrameSink): RunFollower;
 }

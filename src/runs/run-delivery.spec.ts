@@ -69,8 +69,8 @@ function retained(run: CountedRun, graceMs: number, maxEvents = 100) {
     log,
     {
       graceMs,
-      abandon: (why) => {
-        abandoned.push(why);
+      abandon: () => {
+        abandoned.push('grace-over');
         run.disconnect();
       },
       ended: () => endedCount++,
@@ -213,17 +213,20 @@ describe('RunDelivery of a retained run (docs/behaviour/reattach.md#grace-window
     }
   });
 
-  it('a detached run whose log is full is abandoned at once, before the window', async () => {
+  it('a detached run whose log is full drops its oldest frames and goes on: only the window ends it', async () => {
     const run = new CountedRun(['RUN_STARTED', 'A', 'B', 'C', 'D']);
-    const { kept, abandoned } = retained(run, 60_000, 2);
+    const { kept, log, abandoned } = retained(run, 60_000, 2);
     const { sink, delivery } = deliver(run, [], { runToken: RUN_TOKEN, retained: kept });
     sink.fill();
     const delivered = delivery.deliver();
     await sink.written(1);
     delivery.leave();
     await delivered;
-    expect(abandoned).toEqual(['log-full']);
-    expect(run.disconnects).toBe(1);
+    expect(abandoned).toEqual([]);
+    expect(run.disconnects).toBe(0);
+    expect(log.lastSequence).toBe(5);
+    expect(log.hasDropped(2)).toBe(true);
+    expect(log.hasDropped(3)).toBe(false);
   });
 
   it('an attached run whose log is full drops its oldest frames instead', async () => {

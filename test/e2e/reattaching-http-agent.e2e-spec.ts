@@ -49,18 +49,35 @@ describe('ReattachingHttpAgent', () => {
     await expectConformantEvents(events);
   });
 
-  it('abortRun is an abort: no reattach follows it', async () => {
+  it('abortRun cancels the execution and is never a reattach: the run ends with RUN_ERROR CANCELLED', async () => {
+    const requests: string[] = [];
     const agent = agentFor(proxy.url, 'client-abort');
+    agent.fetch = (url, init) => {
+      requests.push(`${init?.method ?? 'GET'} ${new URL(String(url)).pathname}`);
+      return fetch(url, init);
+    };
+    const events: BaseEvent[] = [];
     let isStarted!: () => void;
     const started = new Promise<void>((resolve) => (isStarted = resolve));
     const running = agent.runAgent(
       { runId: 'run-client-abort', forwardedProps },
-      { onEvent: ({ event }) => void (event.type === 'TEXT_MESSAGE_CONTENT' && isStarted()) },
+      {
+        onEvent: ({ event }) => {
+          events.push(event);
+          if (event.type === 'TEXT_MESSAGE_CONTENT') isStarted();
+        },
+      },
     );
     await started;
     agent.abortRun();
     await running;
-    expect(proxy.connections).toBe(1);
+    const { executionId } = (
+      events.find((event) => (event as { name?: string }).name === 'iac-code.session.v1') as unknown as {
+        value: { executionId: string };
+      }
+    ).value;
+    expect(requests).toEqual(['POST /', `POST /extensions/iac-code/v1/executions/${executionId}/cancel`]);
+    expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'RUN_ERROR', code: 'CANCELLED' }));
   });
 
   it('connectAgent on a thread with a running turn follows it to the end', async () => {

@@ -312,6 +312,7 @@ describe('the process-wide budget of request bodies in flight (docs/behaviour/bo
 
     const refused = await postRun(gateway.url, runInput({ threadId: 'budget-1' }));
     expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
     expect(JSON.parse(refused.text)).toEqual({
       error: {
         code: 'SERVER_BUSY',

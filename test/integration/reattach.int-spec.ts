@@ -1,5 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core';
 import * as fc from 'fast-check';
+import { FLOOD_DELTA_COUNT } from '../../src/demo-kernel/faults/failure-scripts';
+import { RunLogRegistry } from '../../src/run-log/run-log-registry';
 import { expectConformantEvents } from '../support/agui-conformance';
 import { interruptsOf } from '../support/interrupt-helpers';
 import { runInput } from '../support/run-input';
@@ -277,29 +279,43 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
       expect([owner.status, owner.events]).toEqual([200, done.events]);
     });
 
-    it('a detached run whose log is full is cancelled at its bound, and that is logged', async () => {
-      const small = await gateways.start({
-        IAC_CODE_AGUI_REATTACH_SECONDS: '30',
-        IAC_CODE_AGUI_REATTACH_MAX_BYTES: String(256 * 1024),
-      });
+    it('a run past its log bound stays reattachable inside the window: a flood cut after 1,500 events gets the rest, nothing twice; an older cursor is told the log moved on', async () => {
       const cancelsBefore = (await cancelsOf()).length;
-      const owner = openRun(small.url, runInput({ threadId: 'flooded', runId: 'run-flood', text: 'flood' }), {
-        disconnectAfterEvents: 3,
+      const owner = openRun(
+        gateway.url,
+        runInput({ threadId: 'flooded', runId: 'run-flood', text: 'flood' }),
+        {
+          disconnectAfterEvents: 1500,
+        },
+      );
+      const before = await owner.finished;
+      const rest = await openEvents(byThread(gateway, 'flooded', 'rosInvocationId=invocation-1'), {
+        headers: { 'last-event-id': before.ids.at(-1) as string },
+      }).finished;
+      expect(rest.status).toBe(200);
+      const ids = [...before.ids, ...rest.ids];
+      const [token] = String(ids[0]).split('.');
+      expect(ids).toEqual(ids.map((_, index) => `${token}.${index + 1}`));
+      const whole = [...before.events, ...rest.events];
+      expect(whole.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toHaveLength(FLOOD_DELTA_COUNT);
+      expect(whole.at(-1)?.type).toBe('RUN_FINISHED');
+      await expectConformantEvents(whole);
+      // The run's log held no more than its own bound (IAC_CODE_AGUI_REATTACH_MAX_BYTES, 8 MiB by default).
+      const logs = gateway.app.get(RunLogRegistry);
+      expect(logs.forThread('flooded')?.log.bytes).toBeLessThanOrEqual(8 * 1024 * 1024);
+      expect(logs.heldBytes).toBeLessThanOrEqual(8 * 1024 * 1024);
+      const older = await fetch(byThread(gateway, 'flooded', 'rosInvocationId=invocation-1'), {
+        headers: { 'last-event-id': String(before.ids[10]) },
       });
-      await owner.finished;
-      await eventually(
-        async () => small.logs.join('\n'),
-        (text) => text.includes('the event log of a detached run is full'),
-        20_000,
-      );
-      const cancels = await eventually(
-        () => cancelsOf(),
-        (found) => found.length > cancelsBefore,
-        20_000,
-      );
-      expect(cancels).toHaveLength(cancelsBefore + 1);
-      const reattach = await fetch(byThread(small, 'flooded', 'rosInvocationId=invocation-1'));
-      expect(reattach.status).toBe(404);
-    });
+      expect(older.status).toBe(410);
+      expect(await older.json()).toEqual({
+        error: {
+          code: 'EVENTS_EXPIRED',
+          message:
+            'The run has moved on: its event log keeps only the newest events and no longer holds the ones after this id.',
+        },
+      });
+      expect(await cancelsOf()).toHaveLength(cancelsBefore);
+    }, 120_000);
   });
 });

@@ -80,6 +80,9 @@ describe('the packed package', () => {
         'dist/gateway/agui-gateway.module.d.ts',
         'dist/testing/index.js',
         'dist/testing/index.d.ts',
+        'dist/client/index.js',
+        'dist/client/esm/index.js',
+        'dist/client/esm/package.json',
         // What the type comments cite, and the licence.
         'LICENSE',
         'README.md',
@@ -145,6 +148,27 @@ describe('the packed package', () => {
       expect(output).toBe('');
     },
     120_000,
+  );
+
+  // Two copies of @ag-ui/client (the app's ESM build, the client's CommonJS one) would make this false.
+  it.each([
+    {
+      name: 'an ESM consumer (import)',
+      file: 'client-probe.mjs',
+      source: `import { HttpAgent } from '@ag-ui/client';\nimport { ReattachingHttpAgent } from 'agui-a2a-gateway/client';\nconsole.log(new ReattachingHttpAgent({ url: 'http://gateway.test/' }) instanceof HttpAgent);\n`,
+    },
+    {
+      name: 'a CommonJS consumer (require)',
+      file: 'client-probe.cjs',
+      source: `const { HttpAgent } = require('@ag-ui/client');\nconst { ReattachingHttpAgent } = require('agui-a2a-gateway/client');\nconsole.log(new ReattachingHttpAgent({ url: 'http://gateway.test/' }) instanceof HttpAgent);\n`,
+    },
+  ])(
+    "the client shares the app's @ag-ui/client in $name: instanceof HttpAgent",
+    ({ file, source }) => {
+      writeFileSync(path.join(consumer, file), source);
+      expect(run(NODE, [file], consumer).trim()).toBe('true');
+    },
+    60_000,
   );
 
   it('loads at runtime from the package name', () => {

@@ -14,17 +14,22 @@ export function packLibrary(work: string): { tarball: string; files: string[] } 
   mkdirSync(staging);
   const run = (command: string, args: string[], cwd: string) =>
     execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  run(
-    process.execPath,
-    [
-      path.join(REPO, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      path.join(REPO, 'tsconfig.lib.json'),
-      '--outDir',
-      path.join(staging, 'dist'),
-    ],
-    REPO,
-  );
+  const tsc = (project: string, outDir: string) =>
+    run(
+      process.execPath,
+      [
+        path.join(REPO, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        path.join(REPO, project),
+        '--outDir',
+        outDir,
+      ],
+      REPO,
+    );
+  tsc('tsconfig.lib.json', path.join(staging, 'dist'));
+  // The client's ESM build, as `npm run build:lib` makes it.
+  tsc('tsconfig.client-esm.json', path.join(staging, 'dist/client/esm'));
+  run(process.execPath, [path.join(REPO, 'scripts/mark-client-esm.mjs'), path.join(staging, 'dist')], REPO);
   for (const file of ['package.json', 'README.md', 'LICENSE', 'CONTRIBUTING.md'])
     copyFileSync(path.join(REPO, file), path.join(staging, file));
   cpSync(path.join(REPO, 'docs'), path.join(staging, 'docs'), { recursive: true });

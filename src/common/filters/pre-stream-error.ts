@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import type { MessageCatalogue } from '../../i18n/message-catalogue';
-import { ErrorCode } from '../error-code';
+import { ErrorCode, RETRY_AFTER_SECONDS_BY_CODE } from '../error-code';
 import { toErrorResponse } from './error-response';
 import { refusalBody, type RefusalForm } from './refusal-body';
 
@@ -44,6 +44,8 @@ export function writePreStreamError(
     response.setHeader('Connection', 'close');
     response.once('finish', () => delayDestroy(request.socket));
   }
+  const retryAfter = RETRY_AFTER_SECONDS_BY_CODE[rendered.code];
+  if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
   const { headers, body } = refusalBody(form, rendered, rendering.now);
   response.status(rendered.status).set(headers).end(body);
 }

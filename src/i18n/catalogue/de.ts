@@ -21,6 +21,12 @@ export const DE: Record<MessageKey, string> = {
   executionNotFound: 'Die Ausführung wurde nicht gefunden.',
   reattachIdentityRequired: 'rosInvocationId ist erforderlich, um einem Lauf zu folgen.',
   eventCursorInvalid: 'Last-Event-ID oder after ist keine Ereignis-ID dieses Dienstes.',
+  reattachIdentityTooLong:
+    'Die Ausführungs- oder Thread-ID und rosInvocationId dürfen höchstens 1.024 Zeichen lang sein.',
+  eventsMovedOn:
+    'Der Lauf ist weitergegangen: sein Ereignisprotokoll behält nur die neuesten Ereignisse und enthält die nach dieser ID nicht mehr.',
+  runOwnerLost:
+    'Die Gateway-Replik, die diesen Zug ausführte, ist weg; der Rest des Zugs ist verloren. Senden Sie ihn erneut.',
   eventsExpired: 'Das Ereignisprotokoll des Laufs enthält die Ereignisse nach dieser ID nicht mehr.',
   routeNotFound: 'Die angeforderte Route existiert nicht.',
   methodNotAllowed: 'Die angeforderte Route akzeptiert diese HTTP-Methode nicht.',

@@ -22,6 +22,10 @@ export const EN = {
   executionNotFound: 'The execution was not found.',
   reattachIdentityRequired: 'rosInvocationId is required to follow a run.',
   eventCursorInvalid: 'Last-Event-ID or after is not an event id of this service.',
+  reattachIdentityTooLong: 'The execution or thread id and rosInvocationId may be at most 1,024 characters.',
+  eventsMovedOn:
+    'The run has moved on: its event log keeps only the newest events and no longer holds the ones after this id.',
+  runOwnerLost: 'The gateway replica running this turn is gone; the rest of the turn is lost. Send it again.',
   eventsExpired: "The run's event log no longer holds the events after this id.",
   routeNotFound: 'The requested route does not exist.',
   methodNotAllowed: 'The requested route does not accept this HTTP method.',

@@ -21,6 +21,12 @@ export const ES: Record<MessageKey, string> = {
   executionNotFound: 'No se encontró la ejecución.',
   reattachIdentityRequired: 'Se requiere rosInvocationId para seguir una ejecución.',
   eventCursorInvalid: 'Last-Event-ID o after no es un id de evento de este servicio.',
+  reattachIdentityTooLong:
+    'El id de ejecución o de hilo y rosInvocationId pueden tener como máximo 1.024 caracteres.',
+  eventsMovedOn:
+    'La ejecución ha avanzado: su registro de eventos solo conserva los más recientes y ya no contiene los posteriores a este id.',
+  runOwnerLost:
+    'La réplica del gateway que ejecutaba este turno ya no está; el resto del turno se ha perdido. Envíelo de nuevo.',
   eventsExpired: 'El registro de eventos de la ejecución ya no contiene los eventos posteriores a este id.',
   routeNotFound: 'La ruta solicitada no existe.',
   methodNotAllowed: 'La ruta solicitada no acepta este método HTTP.',

@@ -21,6 +21,12 @@ export const FR: Record<MessageKey, string> = {
   executionNotFound: "L'exécution est introuvable.",
   reattachIdentityRequired: 'rosInvocationId est requis pour suivre une exécution.',
   eventCursorInvalid: "Last-Event-ID ou after n'est pas un identifiant d'événement de ce service.",
+  reattachIdentityTooLong:
+    "L'identifiant d'exécution ou de fil et rosInvocationId ne peuvent dépasser 1 024 caractères.",
+  eventsMovedOn:
+    "L'exécution a avancé : son journal ne garde que les événements les plus récents et ne contient plus ceux qui suivent cet identifiant.",
+  runOwnerLost:
+    'La réplique du gateway qui exécutait ce tour a disparu ; la suite du tour est perdue. Renvoyez-le.',
   eventsExpired:
     "Le journal d'événements de l'exécution ne contient plus les événements après cet identifiant.",
   routeNotFound: "La route demandée n'existe pas.",

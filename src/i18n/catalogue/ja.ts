@@ -21,6 +21,12 @@ export const JA: Record<MessageKey, string> = {
   executionNotFound: '実行が見つかりません。',
   reattachIdentityRequired: '実行を追跡するには rosInvocationId が必要です。',
   eventCursorInvalid: 'Last-Event-ID または after はこのサービスのイベント ID ではありません。',
+  reattachIdentityTooLong:
+    '実行 ID またはスレッド ID と rosInvocationId は 1,024 文字以内である必要があります。',
+  eventsMovedOn:
+    '実行は先に進みました。イベントログは最新のイベントだけを保持しており、この ID より後のイベントはもう残っていません。',
+  runOwnerLost:
+    'このターンを実行していたゲートウェイのレプリカが失われました。ターンの残りは失われています。もう一度送信してください。',
   eventsExpired: 'この ID より後のイベントは実行のイベントログにもう残っていません。',
   routeNotFound: '要求されたルートは存在しません。',
   methodNotAllowed: '要求されたルートはこの HTTP メソッドを受け付けません。',

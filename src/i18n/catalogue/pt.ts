@@ -21,6 +21,12 @@ export const PT: Record<MessageKey, string> = {
   executionNotFound: 'A execução não foi encontrada.',
   reattachIdentityRequired: 'rosInvocationId é obrigatório para acompanhar uma execução.',
   eventCursorInvalid: 'Last-Event-ID ou after não é um id de evento deste serviço.',
+  reattachIdentityTooLong:
+    'O id de execução ou de thread e rosInvocationId podem ter no máximo 1.024 caracteres.',
+  eventsMovedOn:
+    'A execução avançou: o registro de eventos guarda só os mais recentes e já não contém os posteriores a este id.',
+  runOwnerLost:
+    'A réplica do gateway que executava este turno desapareceu; o resto do turno se perdeu. Envie-o de novo.',
   eventsExpired: 'O registro de eventos da execução já não contém os eventos após este id.',
   routeNotFound: 'A rota solicitada não existe.',
   methodNotAllowed: 'A rota solicitada não aceita este método HTTP.',

@@ -1,0 +1,73 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { rmSync } from 'node:fs';
+import * as os from 'node:os';
+import { RedisThreadStore } from '../../src/threads/redis-thread-store';
+import { THREAD_STORE } from '../../src/threads/thread-store';
+import { startRedisServer, type RunningRedis } from '../support/redis-server';
+import { runInput } from '../support/run-input';
+import { openEvents, openRun } from '../support/sse-client';
+import { buildServiceForTests, startServiceProcess } from '../support/service-process';
+import { useGateway } from '../support/use-gateway';
+
+const LEASE_TTL_SECONDS = 3;
+/** AGUI_OWNER_LOST_TRIES sets how many owners are killed (default 3; the measurement runs 20). */
+const TRIES = Number(process.env.AGUI_OWNER_LOST_TRIES ?? 3);
+
+/**
+ * Redis mode (docs/behaviour/reattach.md#on-any-replica): the replica that runs a turn is a real process,
+ * SIGKILLed mid-run; a reader of that turn on another replica ends with the documented terminal event
+ * within the lease TTL plus 5 s, and a reattach after that is refused. One real redis-server.
+ */
+let redis: RunningRedis;
+let buildDir: string;
+beforeAll(async () => {
+  [redis, buildDir] = await Promise.all([startRedisServer(), buildServiceForTests()]);
+}, 200_000);
+afterAll(async () => {
+  await redis?.close();
+  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+});
+
+const sharedEnv = () => ({
+  IAC_CODE_AGUI_STATE_STORE: 'redis',
+  IAC_CODE_AGUI_REDIS_URL: redis.url,
+  IAC_CODE_AGUI_REDIS_KEY_PREFIX: 'owner-lost:',
+  IAC_CODE_AGUI_REDIS_LEASE_TTL_SECONDS: String(LEASE_TTL_SECONDS),
+  IAC_CODE_AGUI_REATTACH_SECONDS: '30',
+});
+const replicas = useGateway({ upstream: true, env: sharedEnv, startBeforeAll: false });
+
+describe('a replica SIGKILLed mid-run, its reader on another replica', () => {
+  it(`ends with RUN_ERROR RUN_OWNER_LOST within the lease TTL + 5 s, and a reattach after it is refused (${TRIES} tries)`, async () => {
+    const reader = await replicas.start();
+    await reader.app.get<RedisThreadStore>(THREAD_STORE).whenSubscribed();
+    const endedAfterMs: number[] = [];
+    for (let attempt = 0; attempt < TRIES; attempt++) {
+      const owner = await startServiceProcess(buildDir, {
+        ...sharedEnv(),
+        IAC_CODE_AGUI_A2A_URL: replicas.upstream.url,
+        IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+      });
+      const threadId = `owner-lost-${attempt}`;
+      const run = openRun(owner.url, runInput({ threadId, runId: `run-${attempt}`, text: 'slow' }));
+      await run.waitForEvent((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+      const byThread = `${reader.url}extensions/iac-code/v1/threads/${threadId}/events?rosInvocationId=invocation-1`;
+      const follower = openEvents(byThread);
+      await follower.waitForEvent((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+      const killedAt = Date.now();
+      owner.signal('SIGKILL');
+      await owner.exited;
+      run.abort();
+      const followed = await follower.finished;
+      endedAfterMs.push(Date.now() - killedAt);
+      expect(followed.events.at(-1)).toEqual(
+        expect.objectContaining({ type: 'RUN_ERROR', code: 'RUN_OWNER_LOST' }),
+      );
+      expect(followed.events.filter((event: BaseEvent) => event.type === 'RUN_ERROR')).toHaveLength(1);
+      const refused = await fetch(byThread);
+      expect(refused.status).toBe(404);
+    }
+    process.stdout.write(`reader ended after the owner's SIGKILL (ms): ${endedAfterMs.join(', ')}\n`);
+    expect(endedAfterMs.filter((ms) => ms > (LEASE_TTL_SECONDS + 5) * 1000)).toEqual([]);
+  }, 600_000);
+});
