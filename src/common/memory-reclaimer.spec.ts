@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Logger } from '@nestjs/common';
 import { MemoryReclaimer, processHeapControl, type HeapControl } from './memory-reclaimer';
 
@@ -168,9 +170,24 @@ describe('MemoryReclaimer outside fake timers', () => {
 });
 
 describe('processHeapControl', () => {
-  it("collects this process's garbage without exposing gc to the process's own code", () => {
-    const heap = processHeapControl();
+  /** V8's gc as `node --expose-gc` gives it, obtained here only: the spec's process runs without the flag. */
+  const exposedGc = (): unknown => {
+    setFlagsFromString('--expose-gc');
+    try {
+      return runInNewContext('gc');
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
+  };
+
+  it('is undefined in a process started without --expose-gc: no reclaimer, and no flag turned on at run time', () => {
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+    expect(processHeapControl()).toBeUndefined();
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+
+  it("collects this process's garbage with the exposed gc", () => {
+    const heap = processHeapControl(exposedGc())!;
     const garbage = Array.from({ length: 2000 }, (_, i) => `${i}`.repeat(4000));
     const withGarbage = heap.usedBytes();
     garbage.length = 0;
@@ -179,7 +196,7 @@ describe('processHeapControl', () => {
   });
 
   it('gives the free pages back when it shrinks', () => {
-    const heap = processHeapControl();
+    const heap = processHeapControl(exposedGc())!;
     // Garbage once the function returns: the heap grows to hold it, and a plain collection keeps the pages.
     const allocate = () => Array.from({ length: 2000 }, (_, i) => `${i}`.repeat(4000)).length;
     expect(allocate()).toBe(2000);
