@@ -12,7 +12,7 @@
  * the idle time. The service starts as shipped: the image's NODE_OPTIONS, and without an LD_PRELOAD allocator the
  * glibc settings of `npm start` (GLIBC_MALLOC_ENV), and `--expose-gc` on its command line (so the memory reclaimer
  * runs); FUZZ_NODE_DEFAULTS=1 starts it with none of them (a library host's process as Node and glibc start it, no
- * reclaimer unless FUZZ_FORCE_GC=1 exposes gc). IAC_CODE_AGUI_THREAD_CACHE_SIZE / _BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
+ * reclaimer unless FUZZ_FORCE_GC=1 exposes gc). IAC_CODE_AGUI_THREAD_CACHE_BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
  * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
  * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
  * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
@@ -43,7 +43,6 @@ const IDLE_SAMPLE_MS = 10_000;
 
 /** Settings of the service's process (not of the gateway) a run may vary; passed on only when set. */
 const PASSED_THROUGH = [
-  'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
   'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
   'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
   'MALLOC_ARENA_MAX',
