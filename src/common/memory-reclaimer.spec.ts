@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Logger } from '@nestjs/common';
+import { exposedGc } from '../../test/support/exposed-gc';
 import { MemoryReclaimer, processHeapControl, type HeapControl } from './memory-reclaimer';
 
 const MIB = 1024 * 1024;
@@ -170,16 +169,6 @@ describe('MemoryReclaimer outside fake timers', () => {
 });
 
 describe('processHeapControl', () => {
-  /** V8's gc as `node --expose-gc` gives it, obtained here only: the spec's process runs without the flag. */
-  const exposedGc = (): unknown => {
-    setFlagsFromString('--expose-gc');
-    try {
-      return runInNewContext('gc');
-    } finally {
-      setFlagsFromString('--no-expose-gc');
-    }
-  };
-
   it('is undefined in a process started without --expose-gc: no reclaimer, and no flag turned on at run time', () => {
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
     expect(processHeapControl()).toBeUndefined();
