@@ -103,13 +103,14 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.IAC_CODE_AGUI_PORT||8080)+'/ping').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/main.js"]
+# --expose-gc turns on the memory reclaimer (docs/behaviour/bounds.md#memory-reclaimer); without it there is none.
+CMD ["node", "--expose-gc", "dist/main.js"]
 
 # ---- demo: the gateway image plus the embedded demo agent, started with it (local smoke tests).
 FROM gateway AS demo
 COPY --from=build-demo /src/dist/demo-kernel ./dist/demo-kernel
 ENV IAC_CODE_AGUI_UPSTREAM=demo
-CMD ["node", "dist/demo-kernel/demo-main.js"]
+CMD ["node", "--expose-gc", "dist/demo-kernel/demo-main.js"]
 
 # ---- iac-code-kernel: the Python kernel in a virtual environment, built for the target platform (its wheels
 # are native: cryptography, tiktoken, tree-sitter). Needs a reachable Python package index at build time.

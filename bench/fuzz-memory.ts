@@ -10,8 +10,9 @@
  * embedded demo kernel keeps every task it ran in memory).
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency] [seed]`; FUZZ_IDLE_SECONDS sets
  * the idle time. The service starts as shipped: the image's NODE_OPTIONS, and without an LD_PRELOAD allocator the
- * glibc settings of `npm start` (GLIBC_MALLOC_ENV); FUZZ_NODE_DEFAULTS=1 starts it with neither (a library host's
- * process as Node and glibc start it). IAC_CODE_AGUI_THREAD_CACHE_SIZE / _BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
+ * glibc settings of `npm start` (GLIBC_MALLOC_ENV), and `--expose-gc` on its command line (so the memory reclaimer
+ * runs); FUZZ_NODE_DEFAULTS=1 starts it with none of them (a library host's process as Node and glibc start it, no
+ * reclaimer unless FUZZ_FORCE_GC=1 exposes gc). IAC_CODE_AGUI_THREAD_CACHE_BYTES, IAC_CODE_AGUI_BODY_BUDGET_BYTES, NODE_OPTIONS, LD_PRELOAD (another allocator, e.g. the image's
  * jemalloc, with its MALLOC_CONF) and glibc's MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
  * are passed to the service when set. At start, after the fuzzing and after the idle time it prints where the RSS is
  * (support/memory-breakdown.ts); FUZZ_FORCE_GC=1 then also runs a full GC in the service (support/gc-on-signal.cjs)
@@ -42,7 +43,6 @@ const IDLE_SAMPLE_MS = 10_000;
 
 /** Settings of the service's process (not of the gateway) a run may vary; passed on only when set. */
 const PASSED_THROUGH = [
-  'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
   'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
   'IAC_CODE_AGUI_BODY_BUDGET_BYTES',
   'MALLOC_ARENA_MAX',
@@ -72,9 +72,11 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${port}/`;
   const forceGc = process.env.FUZZ_FORCE_GC === '1';
   const showReclaimer = process.env.FUZZ_RECLAIMER_LOG === '1';
-  const gcFlags = forceGc
-    ? ['--expose-gc', '--require', path.join(__dirname, 'support/gc-on-signal.cjs')]
-    : [];
+  // The shipped start commands (npm start, the image) give --expose-gc, which turns the memory reclaimer on.
+  const gcFlags = [
+    ...(shipped || forceGc ? ['--expose-gc'] : []),
+    ...(forceGc ? ['--require', path.join(__dirname, 'support/gc-on-signal.cjs')] : []),
+  ];
   const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), [...gcFlags, 'dist/main.js'], {
     cwd: buildDir,
     env: {

@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { IacCodeStartError } from './a2a/managed/iac-code-start-error';
 import { AppModule } from './app.module';
 import { ConfigError, describeConfig } from './config/load-config';
+import { listenError } from './config/listen-error';
 import { loadProcessConfig } from './config/process-config';
 import { applyHttpLimits } from './http/apply-http-limits';
 import { closeOnSignals } from './common/close-on-signals';
@@ -41,7 +42,9 @@ async function bootstrap(): Promise<void> {
   closeOnSignals(app, logger);
   logger.log({ msg: 'configuration', ...describeConfig(config) });
   applyHttpLimits(app.getHttpServer(), config.http);
-  await app.listen(config.port, config.host);
+  await app.listen(config.port, config.host).catch((error: unknown) => {
+    throw listenError(error);
+  });
   logger.log({ msg: 'listening', url: httpUrl(config.host, config.port) });
 }
 

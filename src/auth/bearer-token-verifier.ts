@@ -57,6 +57,7 @@ export class BearerTokenVerifier {
         ...(issuer !== undefined ? { issuer } : {}),
         ...(audience !== undefined ? { audience } : {}),
         currentDate: new Date(this.clock.now()),
+        algorithms: ACCEPTED_ALGORITHMS,
       });
       const principal: unknown = payload[principalClaim];
       if (typeof principal === 'string' && principal !== '') return { isAccepted: true, principal };
@@ -72,6 +73,25 @@ export class BearerTokenVerifier {
 
 let joseModule: Promise<typeof import('jose')> | undefined;
 const loadJose = () => (joseModule ??= import('jose'));
+
+/**
+ * The signatures a JWT may carry (docs/deployment.md#agentcore-settings): the public-key ones a JWKS is for. An
+ * HMAC key a key set happens to publish (`kty: oct`) would let anyone who fetches it sign tokens; `none` is never
+ * accepted.
+ */
+const ACCEPTED_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 
 const ACCEPTED: TokenVerdict = { isAccepted: true };
 const REFUSED: TokenVerdict = { isAccepted: false };

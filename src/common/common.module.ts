@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { GATEWAY_PARTS, type GatewayPart } from '../config/gateway-parts';
@@ -36,11 +36,20 @@ export interface CommonParts {
     BodyBudget,
     {
       // Collects what bodies leave behind: under pressure once a budget's worth was given back, and when quiet.
+      // Only when asked (the standalone service asks; a host gets none unless it sets `memoryReclaimer`) and only
+      // in a process started with `node --expose-gc` (docs/behaviour/bounds.md#memory-reclaimer).
       provide: MemoryReclaimer,
       inject: [{ token: APP_CONFIG, optional: true }, BodyBudget],
       useFactory: (config: AppConfig | undefined, budget: BodyBudget): MemoryReclaimer | null => {
-        if (!config || config.memoryReclaimMs === 0) return null;
-        const reclaimer = new MemoryReclaimer(processHeapControl(), {
+        if (!config?.memoryReclaimer || config.memoryReclaimMs === 0) return null;
+        const heap = processHeapControl();
+        if (!heap) {
+          new Logger(MemoryReclaimer.name).log({
+            msg: 'memory reclaimer off: node was started without --expose-gc',
+          });
+          return null;
+        }
+        const reclaimer = new MemoryReclaimer(heap, {
           intervalMs: config.memoryReclaimMs,
           pressureBytes: budget.maxBytes,
         });

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
+import { exposedGc } from '../../test/support/exposed-gc';
 import { MemoryReclaimer, processHeapControl, type HeapControl } from './memory-reclaimer';
 
 const MIB = 1024 * 1024;
@@ -168,9 +169,14 @@ describe('MemoryReclaimer outside fake timers', () => {
 });
 
 describe('processHeapControl', () => {
-  it("collects this process's garbage without exposing gc to the process's own code", () => {
-    const heap = processHeapControl();
+  it('is undefined in a process started without --expose-gc: no reclaimer, and no flag turned on at run time', () => {
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+    expect(processHeapControl()).toBeUndefined();
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+
+  it("collects this process's garbage with the exposed gc", () => {
+    const heap = processHeapControl(exposedGc())!;
     const garbage = Array.from({ length: 2000 }, (_, i) => `${i}`.repeat(4000));
     const withGarbage = heap.usedBytes();
     garbage.length = 0;
@@ -179,7 +185,7 @@ describe('processHeapControl', () => {
   });
 
   it('gives the free pages back when it shrinks', () => {
-    const heap = processHeapControl();
+    const heap = processHeapControl(exposedGc())!;
     // Garbage once the function returns: the heap grows to hold it, and a plain collection keeps the pages.
     const allocate = () => Array.from({ length: 2000 }, (_, i) => `${i}`.repeat(4000)).length;
     expect(allocate()).toBe(2000);

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 
 /** What the reclaimer needs of the process: the heap's size, how busy it is, and a collection that gives memory back. */
@@ -19,7 +18,7 @@ export interface HeapControl {
 }
 
 export interface MemoryReclaimerOptions {
-  /** How often the reclaimer looks for a quiet process (IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS). */
+  /** How often the reclaimer looks for a quiet process (10 s; docs/behaviour/bounds.md#memory-reclaimer). */
   readonly intervalMs: number;
   /** Body bytes given back to the budget after which the garbage they left is collected at once. */
   readonly pressureBytes: number;
@@ -137,11 +136,15 @@ export class MemoryReclaimer implements OnModuleDestroy {
 type GcOptions = { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' };
 
 /**
- * This process's heap: V8's statistics, and a full collection through V8's own `gc` (exposed for this one
- * function, not to the host's code: a new context gets it, the global does not).
+ * This process's heap: V8's statistics, and a full collection through the `gc` that `node --expose-gc` puts on
+ * the global; without that flag on the command line there is none (undefined). The flag is never turned on at run
+ * time: V8 documents changing flags after start as unsafe.
  */
-export function processHeapControl(): HeapControl {
-  const collectGarbage = exposedGc();
+export function processHeapControl(
+  collectGarbage: unknown = (globalThis as { gc?: unknown }).gc,
+): HeapControl | undefined {
+  if (typeof collectGarbage !== 'function') return undefined;
+  const gc = collectGarbage as (options: GcOptions) => void;
   let lastLook = performance.eventLoopUtilization();
   return {
     usedBytes: () => getHeapStatistics().used_heap_size,
@@ -152,18 +155,6 @@ export function processHeapControl(): HeapControl {
       lastLook = now;
       return utilization;
     },
-    collect: (shrink) =>
-      collectGarbage({ type: 'major', execution: 'sync', flavor: shrink ? 'last-resort' : 'regular' }),
+    collect: (shrink) => gc({ type: 'major', execution: 'sync', flavor: shrink ? 'last-resort' : 'regular' }),
   };
-}
-
-function exposedGc(): (options: GcOptions) => void {
-  const global = (globalThis as { gc?: unknown }).gc;
-  if (typeof global === 'function') return global as (options: GcOptions) => void;
-  setFlagsFromString('--expose-gc');
-  try {
-    return runInNewContext('gc') as (options: GcOptions) => void;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
 }

@@ -66,8 +66,13 @@ export interface AppConfig {
   /** `/ws` heartbeats a peer may leave unanswered before it is closed (1001) and its run left. */
   readonly wsMissedPongLimit: number;
   /**
-   * How often the memory reclaimer looks for a quiet process whose heap grew (docs/behaviour/bounds.md#memory);
-   * 0 = no reclaimer (V8 and the allocator decide alone).
+   * Run the memory reclaimer (docs/behaviour/bounds.md#memory-reclaimer): the standalone service asks for it, a
+   * host only if it sets this. It also needs `node --expose-gc` on the command line; without it there is none.
+   */
+  readonly memoryReclaimer: boolean;
+  /**
+   * How often the reclaimer looks for a quiet process whose heap grew: 10 s, fixed; 0 = no reclaimer (only the
+   * deprecated IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS changes it, for one release).
    */
   readonly memoryReclaimMs: number;
   /** Limits of the standalone HTTP server (main.ts); `bodyIdleMs` also bounds the routes' own body reads. */
@@ -111,4 +116,6 @@ export interface AppConfig {
   readonly processLanguage: string;
   /** The environment a managed `iac-code a2a` child inherits (docs/behaviour/a2a.md#managed-child). */
   readonly childEnvironment: Readonly<Record<string, string>>;
+  /** What boot logs once as warnings: deprecated settings that were set, each with what replaces it. */
+  readonly settingWarnings: readonly string[];
 }

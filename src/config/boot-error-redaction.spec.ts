@@ -1,5 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
 import { EnvironmentDto } from './environment.dto';
+import * as net from 'node:net';
+import { listenError } from './listen-error';
 import { ConfigError, loadConfig, type HostFacts } from './load-config';
 
 const HOST: HostFacts = { cwd: '/srv', homeDir: '/home/u', tmpDir: '/tmp', pathDelimiter: ':', isTty: false };
@@ -18,7 +20,6 @@ const CANDIDATES = [
 
 /** Variables that take any text, so no candidate is refused (there is nothing to echo). */
 const ACCEPTS_ANY_TEXT = new Set([
-  'IAC_CODE_AGUI_HOST',
   'IAC_CODE_AGUI_STATE_DIR',
   'IAC_CODE_CONFIG_DIR',
   'IAC_CODE_AGUI_ALLOWED_CWDS',
@@ -74,5 +75,45 @@ describe('boot errors never carry a secret (every setting)', () => {
       'Invalid configuration:\n  IAC_CODE_AGUI_PORT: IAC_CODE_AGUI_PORT must not be greater than 65535; ' +
         'IAC_CODE_AGUI_PORT must not be less than 0; IAC_CODE_AGUI_PORT must be an integer number',
     );
+  });
+});
+
+describe('a host that passes the check but cannot be listened on', () => {
+  /** The error `listen()` gives for `host` and `port`, as the service gets it from Nest. */
+  const listenFailure = (host: string, port = 0) =>
+    new Promise<unknown>((resolve) => {
+      const server = net.createServer();
+      server.once('error', resolve);
+      server.listen(port, host, () => server.close(() => resolve(undefined)));
+    });
+
+  it.each([`${SECRET}.invalid`, '192.0.2.1'])(
+    '%s: the boot error names IAC_CODE_AGUI_HOST and the code, never the value',
+    async (host) => {
+      const nodeError = await listenFailure(host);
+      expect(String((nodeError as Error).stack)).toContain(host);
+
+      const error = listenError(nodeError);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toMatch(
+        /^IAC_CODE_AGUI_HOST: not an address of this machine \(E[A-Z_]+\)/,
+      );
+      expect((error as ConfigError).message).not.toContain(host);
+    },
+  );
+
+  it('a taken port names IAC_CODE_AGUI_PORT; an error that is not a listen error is left as it is', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const nodeError = await listenFailure('127.0.0.1', (blocker.address() as net.AddressInfo).port);
+      expect((listenError(nodeError) as Error).message).toBe(
+        'IAC_CODE_AGUI_PORT: the port is in use on that address (EADDRINUSE).',
+      );
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    const other = new Error('boom');
+    expect(listenError(other)).toBe(other);
   });
 });

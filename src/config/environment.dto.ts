@@ -49,6 +49,7 @@ export class EnvironmentDto {
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_IDLE_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_A2A_CALL_TIMEOUT_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0.001) @Max(3600) IAC_CODE_AGUI_MANAGED_START_SECONDS?: number;
+  /** Deprecated (deprecated-settings.ts); the count is otherwise fixed at 2,000. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000) IAC_CODE_AGUI_THREAD_CACHE_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) IAC_CODE_AGUI_WS_MISSED_PONGS?: number;
   @IsOptional()
@@ -64,7 +65,7 @@ export class EnvironmentDto {
   @Min(12 * 1024 * 1024)
   @Max(2 ** 40)
   IAC_CODE_AGUI_BODY_BUDGET_BYTES?: number;
-  /** 0 turns the reclaimer off; otherwise at least a second between its looks (docs/behaviour/bounds.md#memory). */
+  /** Deprecated (deprecated-settings.ts): 0 turns the reclaimer off; otherwise at least a second between its looks. */
   @IsOptional()
   @Transform(toNumber)
   @ValidateIf(
@@ -95,6 +96,7 @@ export class EnvironmentDto {
   IAC_CODE_AGUI_OAUTH_RESOURCE_METADATA_URL?: string;
   @IsOptional() @Transform(toNumber) @Min(0) @Max(3600) IAC_CODE_AGUI_DRAIN_SECONDS?: number;
   @IsOptional() @Transform(toNumber) @Min(0) @Max(3600) IAC_CODE_AGUI_REATTACH_SECONDS?: number;
+  /** Deprecated (deprecated-settings.ts); the count is otherwise fixed at 20,000. */
   @IsOptional()
   @Transform(toInt)
   @IsInt()

@@ -469,4 +469,55 @@ describe('loadConfig: rules across settings', () => {
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.upstream)).toBe(true);
   });
+
+  it.each(['::', '::1', '0.0.0.0', '10.0.0.7', 'localhost', 'gateway.internal'])(
+    'listens on the address or host name %j',
+    (host) => {
+      expect(loadConfig({ IAC_CODE_AGUI_HOST: host }, HOST).host).toBe(host);
+    },
+  );
+
+  it.each(['http://0.0.0.0', '[::1]', 'host:8000', 'a b', '-gateway'])(
+    'refuses the host %j, naming the setting only',
+    (host) => {
+      const load = () => loadConfig({ IAC_CODE_AGUI_HOST: host }, HOST);
+      expect(load).toThrow(/^IAC_CODE_AGUI_HOST: must be an IP address/);
+    },
+  );
+
+  it('runs no memory reclaimer unless a host asks (the standalone service does)', () => {
+    expect(loadConfig({}, HOST).memoryReclaimer).toBe(false);
+  });
+});
+
+describe('loadConfig: deprecated settings', () => {
+  it('warns of none when none is set', () => {
+    expect(loadConfig({}, HOST).settingWarnings).toEqual([]);
+  });
+
+  it.each([
+    ['IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS', '0', (c: AppConfig) => c.memoryReclaimMs, 0, '--expose-gc'],
+    [
+      'IAC_CODE_AGUI_THREAD_CACHE_SIZE',
+      '100',
+      (c: AppConfig) => c.threadCacheSize,
+      100,
+      'IAC_CODE_AGUI_THREAD_CACHE_BYTES',
+    ],
+    [
+      'IAC_CODE_AGUI_REATTACH_MAX_EVENTS',
+      '100',
+      (c: AppConfig) => c.reattach.maxEventsPerRun,
+      100,
+      'IAC_CODE_AGUI_REATTACH_MAX_BYTES',
+    ],
+  ])(
+    '%s still works for this release, with one warning naming it and what replaces it',
+    (name, value, read, expected, replacement) => {
+      const config = loadConfig({ [name]: value }, HOST);
+      expect(read(config)).toBe(expected);
+      expect(config.settingWarnings).toEqual([expect.stringContaining(`${name} is deprecated`)]);
+      expect(config.settingWarnings[0]).toContain(replacement);
+    },
+  );
 });

@@ -1,7 +1,10 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 import type { AppConfig, HttpLimits } from './app-config';
+import { deepFreeze } from './deep-freeze';
+import { deprecatedSettingWarnings } from './deprecated-settings';
 import { EnvironmentDto } from './environment.dto';
 import { parseCorsOrigins } from './parse-cors-origins';
 
@@ -84,7 +87,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
   );
 
   const config: AppConfig = {
-    host: dto.IAC_CODE_AGUI_HOST ?? '127.0.0.1',
+    host: hostSetting(dto.IAC_CODE_AGUI_HOST),
     port: dto.IAC_CODE_AGUI_PORT ?? 8000,
     authToken,
     upstream: {
@@ -108,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     wsMissedPongLimit: dto.IAC_CODE_AGUI_WS_MISSED_PONGS ?? 2,
     threadCacheBytes: dto.IAC_CODE_AGUI_THREAD_CACHE_BYTES ?? 32 * MIB,
     bodyBudgetBytes: dto.IAC_CODE_AGUI_BODY_BUDGET_BYTES ?? 64 * MIB,
+    memoryReclaimer: false,
     memoryReclaimMs: Math.round((dto.IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS ?? 10) * 1000),
     http,
     genericClients: dto.IAC_CODE_AGUI_GENERIC_CLIENTS ?? false,
@@ -152,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
     maxCancelBytes: 64 * 1024,
     processLanguage: processLanguage(env),
     childEnvironment,
+    settingWarnings: deprecatedSettingWarnings(env),
   };
   return deepFreeze(config);
 }
@@ -163,6 +168,22 @@ export function loadConfig(env: Record<string, string | undefined>, host: HostFa
  */
 function constraintsOf(error: { constraints?: Record<string, string> }): string {
   return Object.values(error.constraints ?? {}).join('; ');
+}
+
+/** An RFC 1123 host name: letters, digits and hyphens in dot-separated labels. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z\d]([a-z\d-]{0,61}[a-z\d])?(\.[a-z\d]([a-z\d-]{0,61}[a-z\d])?)*$/i;
+
+/**
+ * An IP address or a host name. Anything else would reach `listen()`, whose error carries the value and a stack
+ * trace: refused here, naming only the setting (a name that does not resolve is reported the same way, by
+ * listenError).
+ */
+function hostSetting(value: string | undefined): string {
+  if (value === undefined) return '127.0.0.1';
+  if (isIP(value) !== 0 || HOST_NAME.test(value)) return value;
+  throw new ConfigError(
+    'IAC_CODE_AGUI_HOST: must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name of this machine.',
+  );
 }
 
 /**
@@ -256,12 +277,4 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     log: config.log,
     corsOrigins: config.corsOrigins,
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

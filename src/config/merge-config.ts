@@ -1,4 +1,5 @@
 import type { AppConfig } from './app-config';
+import { deepFreeze } from './deep-freeze';
 
 /** The nested groups of AppConfig, merged one level deep; every other key is replaced as a whole. */
 const GROUPS = ['upstream', 'jwt', 'log', 'store', 'http'] as const;
@@ -21,12 +22,4 @@ export function mergeConfig(base: AppConfig, overrides: AppConfigOverrides | und
     if (overrides[group] !== undefined) merged[group] = { ...base[group], ...overrides[group] };
   }
   return deepFreeze(merged as unknown as AppConfig);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -18,8 +18,8 @@ export interface AguiGatewayModuleExtras {
    */
   readonly routePrefix?: string;
   /**
-   * AgentCore's WebSocket route (docs/embedding.md#websocket): `{ path }` serves it at that path (default
-   * `/ws`, not under `routePrefix`) and needs `app.useWebSocketAdapter(new GatewayWsAdapter(app))`; `false`
+   * AgentCore's WebSocket route (docs/embedding.md#websocket): `{ path }` serves it at exactly that path
+   * (default `/ws`; neither `routePrefix` nor the host's `app.setGlobalPrefix` applies to it) and needs `app.useWebSocketAdapter(new GatewayWsAdapter(app))`; `false`
    * leaves it out, so a host on another WebSocket adapter (socket.io) or without WebSockets needs none.
    */
   readonly webSocket?: false | { readonly path?: string };

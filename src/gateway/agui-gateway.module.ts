@@ -13,6 +13,7 @@ import { MetricsController } from '../metrics/metrics.controller';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
 import type { AguiGatewayOptions } from './agui-gateway-options';
+import { SettingWarnings } from './setting-warnings';
 import { ShutdownSignalCheck } from './shutdown-signal-check';
 import {
   AGUI_GATEWAY_ASYNC_OPTIONS_TYPE,
@@ -42,6 +43,7 @@ const GATEWAY_CONTROLLERS = [...HTTP_ROUTE_CONTROLLERS, HealthController, Metric
   ],
   providers: [
     ShutdownSignalCheck,
+    SettingWarnings,
     {
       provide: APP_CONFIG,
       inject: [AGUI_GATEWAY_OPTIONS],

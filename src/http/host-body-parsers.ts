@@ -58,7 +58,7 @@ export function ownBodyRoutes(
 /**
  * Makes every body parser already on the app's router (a host's `express.json()`, Nest's default parsers)
  * pass the gateway's own body routes untouched, so those routes keep their order of checks — authenticated
- * first, then a streamed read capped at IAC_CODE_AGUI_MAX_REQUEST_BYTES — in a host that keeps its body
+ * first, then a streamed read capped at the 12 MiB run body (docs/behaviour/http.md#request-checks) — in a host that keeps its body
  * parser on. Every other route is parsed as the host configured. The layers keep their place and their
  * handler's name. Returns how many parsers it wrapped (0 when the body parser is off).
  */

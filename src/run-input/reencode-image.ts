@@ -26,8 +26,9 @@ const DECODE_OPTIONS: SharpOptions = {
  * libvips is loaded on the first image, not at boot: most runs carry none, and loading it costs start time
  * and resident memory (docs/benchmarks.md, `coldStartMs` and `idleRssMb`).
  */
-let sharpModule: Promise<typeof import('sharp')> | undefined;
-const loadSharp = () => (sharpModule ??= import('sharp'));
+const importSharp = () => import('sharp');
+let sharpModule: ReturnType<typeof importSharp> | undefined;
+const loadSharp = () => (sharpModule ??= importSharp());
 
 export interface ReencodedImage {
   readonly bytes: Buffer;

@@ -36,7 +36,7 @@ interface FailureRow {
 const UNAVAILABLE = [ErrorCode.A2A_UNAVAILABLE, 'a2aUnavailable'] as const;
 
 /**
- * Every kernel failure → what the run ends with (docs/behaviour/errors.md#kernel-failures), first match
+ * Every kernel failure → what the run ends with (docs/behaviour/a2a.md#kernel-failures), first match
  * wins. A refusal the gateway already decided (an `AguiError`) keeps its own code and is not in the table.
  * The last row is the fallback: whatever else fails (a connection refused or reset, an idle or call
  * deadline, a malformed frame) means the kernel is unavailable.

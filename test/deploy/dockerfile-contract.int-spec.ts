@@ -70,12 +70,15 @@ describe('Dockerfile contract', () => {
     const start = packageJson.scripts.start;
     for (const [name, value] of Object.entries(GLIBC_MALLOC_ENV))
       expect(start).toContain(` ${name}=${value} `);
-    expect(start).toMatch(new RegExp(`node ${IMAGE_NODE_OPTIONS} dist/demo-kernel/demo-main\\.js$`));
+    expect(start).toMatch(
+      new RegExp(`node --expose-gc ${IMAGE_NODE_OPTIONS} dist/demo-kernel/demo-main\\.js$`),
+    );
   });
 
   it.each(targets)('$name: tini is PID 1 and runs the production start command', ({ image }) => {
     expect(image.entrypoint).toEqual(['/usr/bin/tini', '--']);
-    expect(image.cmd).toEqual(['node', 'dist/main.js']);
+    // --expose-gc on the command line is what turns the memory reclaimer on (docs/behaviour/bounds.md).
+    expect(image.cmd).toEqual(['node', '--expose-gc', 'dist/main.js']);
     expect(image.cmd?.join(' ')).toBe(packageJson.scripts['start:prod']);
     expect(image.runs.some((run) => /apt-get install .*\btini\b/.test(run))).toBe(true);
   });

@@ -196,7 +196,7 @@ describe('the production start command on a production install', () => {
 
   it('the demo target starts the demo agent with the image CMD', () => {
     expect(demoImage.env.IAC_CODE_AGUI_UPSTREAM).toBe('demo');
-    expect(demoImage.cmd).toEqual(['node', 'dist/demo-kernel/demo-main.js']);
+    expect(demoImage.cmd).toEqual(['node', '--expose-gc', 'dist/demo-kernel/demo-main.js']);
   });
 
   it('runs on Node 24: the binary by absolute path is v24 and it is what the service process executes', () => {

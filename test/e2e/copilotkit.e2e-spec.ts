@@ -14,10 +14,9 @@ import { useGateway } from '../support/use-gateway';
 type CopilotKitCore = import('@copilotkit/core').CopilotKitCore;
 /** The core's agent type: CopilotKit 1.75 bundles its own @ag-ui/client (0.0.59). */
 type CoreAgent = NonNullable<ReturnType<CopilotKitCore['getAgent']>>;
-// The runtime is loaded through its `exports` subpaths, which this project's `node10` type resolution does
-// not read: the types come from the files those subpaths point to.
-type RuntimeV2 = typeof import('@copilotkit/runtime/dist/v2/index.cjs');
-type RuntimeV2Node = typeof import('@copilotkit/runtime/dist/v2/node.cjs');
+// The runtime is loaded through its `exports` subpaths (the types are those the subpaths point to).
+type RuntimeV2 = typeof import('@copilotkit/runtime/v2');
+type RuntimeV2Node = typeof import('@copilotkit/runtime/v2/node');
 
 /**
  * CopilotKit as apps use it: its runtime (`@copilotkit/runtime` v2) registers the gateway as an AG-UI agent

@@ -2,16 +2,25 @@ import { Module } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MemoryReclaimer } from '../../src/common/memory-reclaimer';
+import type { AppConfigOverrides } from '../../src/config/merge-config';
 import { AguiGatewayModule, type AguiGatewayModuleExtras } from '../../src/index';
 import { ScriptedA2aGateway } from '../support/fakes/scripted-a2a-gateway';
 import { runInput } from '../support/run-input';
 import { startModule } from '../support/start-gateway';
 import { WsRunClient } from '../support/ws-client';
 
-const gatewayModule = (extras: AguiGatewayModuleExtras = {}) =>
+const gatewayModule = (
+  extras: AguiGatewayModuleExtras = {},
+  settings: { environment?: Record<string, string>; config?: AppConfigOverrides } = {},
+) =>
   AguiGatewayModule.forRoot({
-    environment: {},
-    config: { stateDir: mkdtempSync(path.join(os.tmpdir(), 'agui-embed-')), allowedCwdRoots: [os.tmpdir()] },
+    environment: settings.environment ?? {},
+    config: {
+      stateDir: mkdtempSync(path.join(os.tmpdir(), 'agui-embed-')),
+      allowedCwdRoots: [os.tmpdir()],
+      ...settings.config,
+    },
     a2aGateway: { useFactory: () => new ScriptedA2aGateway(['ok']) },
     ...extras,
   });
@@ -66,5 +75,52 @@ describe('AguiGatewayModule inside a host', () => {
     } finally {
       await host.close();
     }
+  });
+
+  it('logs each deprecated setting once at boot, naming the old setting and the new', async () => {
+    const host = await startModule([
+      gatewayModule({}, { environment: { IAC_CODE_AGUI_THREAD_CACHE_SIZE: '100' } }),
+    ]);
+    try {
+      const lines = host.logs.map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(lines.filter((line) => line.msg.includes('is deprecated'))).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: expect.stringMatching(
+            /^IAC_CODE_AGUI_THREAD_CACHE_SIZE is deprecated.*IAC_CODE_AGUI_THREAD_CACHE_BYTES/,
+          ),
+        }),
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  describe('in a process started with --expose-gc', () => {
+    const global = globalThis as { gc?: unknown };
+    beforeEach(() => {
+      global.gc = () => undefined;
+    });
+    afterEach(() => {
+      delete global.gc;
+    });
+
+    it('runs no memory reclaimer unless the host asks for one', async () => {
+      const host = await startModule([gatewayModule()]);
+      try {
+        expect(host.app.get(MemoryReclaimer, { strict: false })).toBeNull();
+      } finally {
+        await host.close();
+      }
+    });
+
+    it('runs it when the host asks (memoryReclaimer: true), as the standalone service does', async () => {
+      const host = await startModule([gatewayModule({}, { config: { memoryReclaimer: true } })]);
+      try {
+        expect(host.app.get(MemoryReclaimer, { strict: false })).toBeInstanceOf(MemoryReclaimer);
+      } finally {
+        await host.close();
+      }
+    });
   });
 });

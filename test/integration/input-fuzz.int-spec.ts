@@ -59,8 +59,8 @@ describe('fuzzed input', () => {
       IAC_CODE_AGUI_UPSTREAM: 'demo',
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
       IAC_CODE_AGUI_STATE_DIR: stateDir,
-      // Small, so the cache is full after the warm-up batch and cannot hide a leak as growth.
-      IAC_CODE_AGUI_THREAD_CACHE_SIZE: '16',
+      // The smallest cache (64 KiB of thread JSON): full after the warm-up batch, it cannot hide a leak as growth.
+      IAC_CODE_AGUI_THREAD_CACHE_BYTES: '65536',
       IAC_CODE_AGUI_INTERRUPT_TTL: '0',
       // The server never closes an idle keep-alive connection during the file: a close racing the client's
       // next request on that socket is an ECONNRESET that says nothing about the input.

@@ -9,6 +9,7 @@ import { WsRunClient } from '../support/ws-client';
 
 const ISSUER = 'https://issuer.agui.test/';
 const AUDIENCE = 'agui-gateway';
+const SHARED_SECRET = Buffer.alloc(32, 7);
 
 /** JWT mode: tokens signed by a local JWKS, served by a tiny HTTP server. */
 describe('JWT auth mode', () => {
@@ -35,9 +36,17 @@ describe('JWT auth mode', () => {
     signingKey = pair.privateKey;
     strangerKey = (await generateKeyPair('RS256')).privateKey;
     const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+    // A symmetric key a key set should never publish: whoever reads the JWKS could sign with it.
+    const sharedJwk = {
+      kty: 'oct',
+      k: SHARED_SECRET.toString('base64url'),
+      kid: 'shared',
+      alg: 'HS256',
+      use: 'sig',
+    };
     jwks = createServer((request, response) => {
       response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ keys: [publicJwk] }));
+      response.end(JSON.stringify({ keys: [publicJwk, sharedJwk] }));
     });
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const { port } = jwks.address() as AddressInfo;
@@ -95,6 +104,17 @@ describe('JWT auth mode', () => {
       name: 'an unsigned token (alg none)',
       token: async () =>
         new UnsecuredJWT({}).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').encode(),
+    },
+    {
+      name: 'an HMAC token (HS256) signed with a symmetric key the JWKS publishes',
+      token: () =>
+        new SignJWT({})
+          .setProtectedHeader({ alg: 'HS256', kid: 'shared' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setSubject('user-1')
+          .setExpirationTime('5m')
+          .sign(new Uint8Array(SHARED_SECRET)),
     },
     { name: 'not a JWT', token: async () => 'opaque-static-token' },
   ])('refuses $name with 401 UNAUTHORIZED', async ({ token }) => {

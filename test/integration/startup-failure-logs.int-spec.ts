@@ -103,6 +103,21 @@ describe('a failed start logs JSON lines only', () => {
     expect(fatal.msg).not.toContain('soon');
   });
 
+  it.each(['s3cr3t@kernel:9000', 's3cr3t.invalid'])(
+    'a bad IAC_CODE_AGUI_HOST (%s): the fatal line names the setting, never the value, with no stack trace',
+    async (host) => {
+      const result = await start({ IAC_CODE_AGUI_HOST: host });
+
+      expect(result.code).toBe(1);
+      const fatal = logLinesOf(result).filter((line) => line.level === FATAL);
+      expect(fatal).toEqual([
+        expect.objectContaining({ msg: expect.stringContaining('IAC_CODE_AGUI_HOST: ') }),
+      ]);
+      expect(fatal[0].msg).not.toContain('s3cr3t');
+      expect(fatal[0].msg).not.toMatch(/\n\s+at /);
+    },
+  );
+
   it('the port is taken after the kernel started: the kernel is stopped and the process exits 1', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

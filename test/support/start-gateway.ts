@@ -50,14 +50,13 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   // Each gateway gets its own state directory unless the test shares one on purpose (restart tests).
   const stateDir = env.IAC_CODE_AGUI_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'agui-state-'));
-  // The gateway runs inside Jest's process, a host with a heap of hundreds of MB: the memory reclaimer's full
-  // collections of it paused the loop 1.2–1.8 s each on a loaded machine and upset the tests' timings
-  // (docs/embedding.md says a host like this turns it off). Its own specs and `npm run fuzz:memory` cover it.
+  // The configuration is loadConfig's, so the gateway runs no memory reclaimer (a host must ask for one): its full
+  // collections of Jest's heap of hundreds of MB would pause the loop 1.2–1.8 s each on a loaded machine
+  // (docs/embedding.md). Its own specs and `npm run fuzz:memory` cover it.
   const config = loadConfig(
     {
       HOME: os.homedir(),
       PATH: process.env.PATH,
-      IAC_CODE_AGUI_MEMORY_RECLAIM_SECONDS: '0',
       ...env,
       IAC_CODE_AGUI_STATE_DIR: stateDir,
     },
