@@ -1,13 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { BaseEvent } from '@ag-ui/core';
 import { Logger } from '@nestjs/common';
-import { Subject } from 'rxjs';
+import { Subject, type Observable } from 'rxjs';
 import type { WebSocket } from 'ws';
 import { AguiError } from '../common/agui-error';
 import { BodyBudget } from '../common/body-budget';
 import { ErrorCode } from '../common/error-code';
 import { MessageCatalogue } from '../i18n/message-catalogue';
 import type { RunSink } from '../runs/run-flow-control';
+import { framesOf, type RunFrame } from '../run-log/run-frames';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from '../runs/admitted-run';
 import { encodeSseFrame } from '../wire/sse-frame';
@@ -62,6 +63,11 @@ class ScriptedRuns implements WsRunPort {
     this.streams.set(runId, new Subject<BaseEvent>());
     return Promise.resolve({ runId } as AdmittedRun);
   }
+  /** The run as RunService gives it: its frames over the sink-level form below. */
+  events(run: AdmittedRun): Observable<RunFrame> {
+    return framesOf((sink) => this.stream(run, sink));
+  }
+
   /** Forwards the run's Subject into the channel's sink, as RunService's delivery does. */
   stream(run: AdmittedRun, sink: RunSink): () => void {
     this.sinks.set(run.runId, sink);
@@ -336,9 +342,13 @@ describe('WsRunChannel', () => {
       receive(input('run-1'));
       const run = await runs.started('run-1');
       const sink = runs.sinks.get('run-1') as RunSink;
+      run.next(event('TEXT_MESSAGE_START', 'run-1'));
       expect(sink.whenWritable()).toBeUndefined();
-      run.next(event('TEXT_MESSAGE_CONTENT', 'run-1'));
+      await nextTurn();
+      socket.log.length = 0;
       wire.writableNeedDrain = true;
+      run.next(event('TEXT_MESSAGE_CONTENT', 'run-1'));
+      // The run asks after each frame, as RunDelivery does: the channel held it with the wire's drain.
       const writable = sink.whenWritable();
       expect(writable).toBeInstanceOf(Promise);
       // What this turn corked went out before the wait.
@@ -360,6 +370,7 @@ describe('WsRunChannel', () => {
       receive(input('run-1'));
       const run = await runs.started('run-1');
       wire.writableNeedDrain = true;
+      run.next(event('TEXT_MESSAGE_CONTENT', 'run-1'));
       const writable = runs.sinks.get('run-1')?.whenWritable();
       expect(writable).toBeInstanceOf(Promise);
       socket.readyState = 3;
@@ -371,9 +382,10 @@ describe('WsRunChannel', () => {
     it('never waits on a socket that is already closed', async () => {
       const { socket, runs, receive, wire } = open();
       receive(input('run-1'));
-      await runs.started('run-1');
+      const run = await runs.started('run-1');
       wire.writableNeedDrain = true;
       socket.readyState = 3;
+      run.next(event('TEXT_MESSAGE_CONTENT', 'run-1'));
       expect(runs.sinks.get('run-1')?.whenWritable()).toBeUndefined();
     });
   });
