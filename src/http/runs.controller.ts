@@ -45,7 +45,11 @@ export class RunsController {
     echoAgentCoreIds(request, request.res as Response);
     const runRequest = await this.reader.read(request, face, getRequestPrincipal(request));
     const admitted = await this.runs.admit(runRequest);
-    return this.runs.events(admitted).pipe(withHeartbeat(this.config.heartbeatMs));
+    const events = this.runs.events(admitted);
+    // A client gone during admission gets no response, so Nest never subscribes: the run is started and
+    // left at once, which releases the thread and cancels the task, as for a client that leaves mid-run.
+    if (request.socket.destroyed) events.subscribe().unsubscribe();
+    return events.pipe(withHeartbeat(this.config.heartbeatMs));
   }
 }
 
