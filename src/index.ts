@@ -49,6 +49,7 @@ export {
   type RunHookContext,
   type RunOutcomeReport,
 } from './runs/run-event-hook';
+export { RUN_EVENT_OPERATORS, type RunEventOperator } from './runs/run-event-operator';
 export type { Face } from './run-input/run-request';
 
 // The WebSocket adapter /ws needs: quiet about client garbage, a 1001 close at shutdown.

@@ -9,6 +9,7 @@ import {
 } from '@ag-ui/core';
 import type { RunIdentity } from './run-identity';
 import { ifDefined } from '../wire/wire-value';
+import { runErrorEvent } from '../common/run-error-event';
 
 export const SESSION_EVENT_NAME = 'iac-code.session.v1';
 
@@ -65,17 +66,14 @@ export function runFinishedWithInterrupts(
   return runFinished(run, usage, now, { type: 'interrupt', interrupts });
 }
 
-/**
- * Exactly `{type, code, message, timestamp}` plus `usage` when known. No threadId/runId: AG-UI 1.0's
- * RUN_ERROR defines none, although the original sent them (docs/behaviour/events.md#usage, docs/architecture.md#decisions).
- */
+/** RUN_ERROR as a run ends with it (the one builder, `runErrorEvent`). */
 export function runError(
   code: string,
   message: string,
   usage: TokenUsage[] | undefined,
   now: number,
 ): RunErrorEvent {
-  return { type: EventType.RUN_ERROR, code, message, ...ifDefined('usage', usage), timestamp: now };
+  return runErrorEvent(code, message, now, usage);
 }
 
 /** CUSTOM `iac-code.session.v1`; `taskId`/`sessionId` stay as `null` when unknown, inside `value` only. */

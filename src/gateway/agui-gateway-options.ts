@@ -4,7 +4,7 @@ import type { GatewayParts } from './gateway-parts';
 /**
  * What `AguiGatewayModule.forRoot(options)` takes, or what the `useFactory` of `forRootAsync` returns
  * (docs/extending.md "Extending"): where the settings come from (`environment`, `config`) and the replaced parts
- * (`authenticator`, `threadStore`, `a2aGateway`, `clock`, `eventHooks`). `forRoot()` with nothing is the
+ * (`authenticator`, `threadStore`, `a2aGateway`, `clock`, `eventHooks`, `eventOperators`). `forRoot()` with nothing is the
  * standalone service: settings from process.env, every default part.
  */
 export interface AguiGatewayOptions extends GatewaySettings, GatewayParts {}

@@ -59,6 +59,7 @@ const GATEWAY_CONTROLLERS = [...HTTP_ROUTE_CONTROLLERS, HealthController, Metric
         a2aGateway: options.a2aGateway,
         clock: options.clock,
         eventHooks: options.eventHooks,
+        eventOperators: options.eventOperators,
       }),
     },
   ],

@@ -59,7 +59,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'cancellation',
     'run-log',
   ],
-  ws: ['config', 'common', 'i18n', 'logging', 'wire', 'auth', 'metrics', 'run-input', 'runs'],
+  ws: ['config', 'common', 'i18n', 'logging', 'wire', 'auth', 'metrics', 'run-input', 'runs', 'run-log'],
   gateway: [
     'config',
     'common',

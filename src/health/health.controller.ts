@@ -1,39 +1,44 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { Controller, Get } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { A2aHealthIndicator } from '../a2a/a2a.health';
-import { A2A_UPSTREAM, type UpstreamDescriptor } from '../a2a/upstream';
-import { ActivityTracker, type PingStatus } from '../common/activity-tracker';
-import { SERVICE_IDENTITY, type ServiceIdentity } from '../common/service-identity';
+import type { PingStatus } from '../common/activity-tracker';
 import { ThreadStoreHealthIndicator } from '../threads/thread-store.health';
+import { AgentCoreActivityHealthIndicator } from './agentcore-activity.health';
 import { LifecycleHealthIndicator } from './lifecycle.health';
+import { LivenessHealthIndicator } from './liveness.health';
+
+/** The body `GET /health` answers (docs/behaviour/http.md#routes), the original's fields first. */
+export interface LivenessBody {
+  readonly status: 'ok';
+  readonly protocol: string;
+  readonly protocolPackageVersion: string;
+  readonly executionKernel: string;
+  readonly serverVersion: string;
+  readonly upstream: string;
+}
 
 /**
- * Open routes (no guard): liveness with the iac-code fields, readiness, and AgentCore's ping. No error
- * filter: readiness answers Terminus's own 503 body, which probes and operators read.
+ * Open routes (no guard), each answered through Terminus's HealthCheckService: liveness with the iac-code
+ * fields, readiness, and AgentCore's ping. `/health` and `/ping` keep their faces' bodies (the original's,
+ * and AgentCore's), read from their indicators' details; readiness answers Terminus's own body (and its 503),
+ * which probes and operators read. No error filter.
  */
 @Controller()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
+    private readonly liveness: LivenessHealthIndicator,
+    private readonly activity: AgentCoreActivityHealthIndicator,
     private readonly a2a: A2aHealthIndicator,
     private readonly threadStore: ThreadStoreHealthIndicator,
     private readonly lifecycle: LifecycleHealthIndicator,
-    @Inject(A2A_UPSTREAM) private readonly upstream: UpstreamDescriptor,
-    @Inject(SERVICE_IDENTITY) private readonly identity: ServiceIdentity,
-    private readonly activity: ActivityTracker,
   ) {}
 
-  /** docs/behaviour/http.md#routes, plus which upstream is in use (its kind only: the URL may carry a private port). */
   @Get('health')
-  liveness() {
-    return {
-      status: 'ok',
-      protocol: 'ag-ui',
-      protocolPackageVersion: this.identity.protocolPackageVersion,
-      executionKernel: 'a2a-1.0',
-      serverVersion: this.identity.serverVersion,
-      upstream: this.upstream.kind,
-    };
+  async live(): Promise<LivenessBody> {
+    const details = await this.detailsOf('liveness', () => this.liveness.isHealthy('liveness'));
+    const { status: _up, ...fields } = details as Record<string, string>;
+    return { status: 'ok', ...fields } as unknown as LivenessBody;
   }
 
   @Get('health/ready')
@@ -46,12 +51,23 @@ export class HealthController {
     ]);
   }
 
-  /**
-   * AgentCore's health route (docs/behaviour/agentcore.md): HealthyBusy while a run or an upstream
-   * cancel is in flight keeps the session alive; the timestamp is the last status change, never "now".
-   */
+  /** AgentCore's health route (docs/behaviour/agentcore.md#ping). */
   @Get('ping')
-  ping(): PingStatus {
-    return this.activity.ping();
+  async ping(): Promise<PingStatus> {
+    const details = await this.detailsOf('agentCore', () => this.activity.isHealthy('agentCore'));
+    const { ping, time_of_last_update } = details as {
+      ping: PingStatus['status'];
+      time_of_last_update: number;
+    };
+    return { status: ping, time_of_last_update };
+  }
+
+  /** One indicator's details, as the HealthCheckService reported them. */
+  private async detailsOf(
+    key: string,
+    indicator: () => HealthIndicatorResult | Promise<HealthIndicatorResult>,
+  ): Promise<Record<string, unknown>> {
+    const result = await this.health.check([indicator]);
+    return result.details[key] as Record<string, unknown>;
   }
 }

@@ -11,13 +11,13 @@ import { HostBodyParserShield } from './host-body-parser-shield';
 import { ReattachController } from './reattach.controller';
 import { ReattachRefusalFilter } from './reattach-refusal.filter';
 import { RunsController } from './runs.controller';
-import { SseWriter } from './sse-writer';
+import { SseRunRenderer } from './sse-run-renderer';
 
 /** The HTTP edge of a run: the run routes (SSE), the cancel extension and the reattach routes, over the engine's services. */
 @Module({
   imports: [CommonModule, AuthModule, MetricsModule, RunsModule, CancellationModule, RunLogModule],
   controllers: [RunsController, CancelController, ReattachController],
-  providers: [RunRequestReader, SseWriter, HostBodyParserShield, ReattachRefusalFilter],
+  providers: [RunRequestReader, SseRunRenderer, HostBodyParserShield, ReattachRefusalFilter],
 })
 export class HttpRoutesModule {}
 

@@ -1,5 +1,6 @@
-import { Controller, Get, Inject, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Get, Inject, Param, Req, UseFilters, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Observable } from 'rxjs';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
 import { getRequestPrincipal } from '../auth/request-principal';
 import { setRequestLanguage } from '../common/request-language';
@@ -8,7 +9,8 @@ import { negotiateLanguage } from '../i18n/negotiate-language';
 import { agentCoreSessionIdOf } from '../logging/request-log-fields';
 import { ReattachService, type ReattachRequest } from '../run-log/reattach.service';
 import { ReattachRefusalFilter } from './reattach-refusal.filter';
-import { SseWriter } from './sse-writer';
+import { SseRun, type SseRunItem } from './sse-run-renderer';
+import { withHeartbeat } from './with-heartbeat';
 
 /**
  * The reattach routes (docs/behaviour/reattach.md#routes): a run's events after the caller's cursor, then
@@ -21,33 +23,25 @@ import { SseWriter } from './sse-writer';
 export class ReattachController {
   constructor(
     private readonly reattach: ReattachService,
-    private readonly sse: SseWriter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('executions/:executionId/events')
+  @SseRun()
   byExecution(
     @Param('executionId') executionId: string,
     @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    return this.follow({ executionId }, request, response);
+  ): Promise<Observable<SseRunItem>> {
+    return this.follow({ executionId }, request);
   }
 
   @Get('threads/:threadId/events')
-  byThread(
-    @Param('threadId') threadId: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    return this.follow({ threadId }, request, response);
+  @SseRun()
+  byThread(@Param('threadId') threadId: string, @Req() request: Request): Promise<Observable<SseRunItem>> {
+    return this.follow({ threadId }, request);
   }
 
-  private async follow(
-    target: ReattachRequest['target'],
-    request: Request,
-    response: Response,
-  ): Promise<void> {
+  private async follow(target: ReattachRequest['target'], request: Request): Promise<Observable<SseRunItem>> {
     setRequestLanguage(
       request,
       negotiateLanguage(request.headers['accept-language'], this.config.processLanguage),
@@ -61,9 +55,7 @@ export class ReattachController {
       agentCoreSessionId: agentCoreSessionIdOf(request.headers) ?? null,
       cursor: typeof lastEventId === 'string' ? lastEventId : singleText(request.query.after),
     });
-    const stream = this.sse.open(response, this.config.heartbeatMs);
-    const follower = admitted.follow(stream);
-    stream.onClientGone(() => follower.stop());
+    return admitted.frames().pipe(withHeartbeat(this.config.heartbeatMs));
   }
 }
 

@@ -1,5 +1,6 @@
-import { Controller, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Inject, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { Observable } from 'rxjs';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
 import { getRequestPrincipal } from '../auth/request-principal';
 import { JsonEnvelopeFilter } from '../common/filters/json-envelope.filter';
@@ -9,11 +10,13 @@ import { agentCoreSessionIdOf, REQUEST_ID_HEADER, SESSION_ID_HEADER } from '../l
 import { RunRequestReader } from '../run-input/run-request-reader';
 import type { Face } from '../run-input/run-request';
 import { RunService } from '../runs/run.service';
-import { SseWriter } from './sse-writer';
+import { SseRun, type SseRunItem } from './sse-run-renderer';
+import { withHeartbeat } from './with-heartbeat';
 
 /**
  * `POST /` (iac-code face) and `POST /invocations` (AgentCore face): the same run, rendered differently
- * only when it is refused before the stream starts. Thin on purpose: read, admit, stream.
+ * only when it is refused before the stream starts. Thin on purpose: read, admit, then the run as an
+ * Observable with its heartbeat, which `@SseRun()` renders (docs/architecture.md#a-run).
  */
 @Controller()
 @UseGuards(RequestAuthGuard)
@@ -21,28 +24,32 @@ export class RunsController {
   constructor(
     private readonly reader: RunRequestReader,
     private readonly runs: RunService,
-    private readonly sse: SseWriter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post()
   @UseFilters(JsonEnvelopeFilter)
-  run(@Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.handle(request, response, 'iac-code');
+  @SseRun()
+  run(@Req() request: Request): Promise<Observable<SseRunItem>> {
+    return this.handle(request, 'iac-code');
   }
 
   @Post('invocations')
   @UseFilters(SseRunErrorFilter)
-  invoke(@Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.handle(request, response, 'agentcore');
+  @SseRun()
+  invoke(@Req() request: Request): Promise<Observable<SseRunItem>> {
+    return this.handle(request, 'agentcore');
   }
 
-  private async handle(request: Request, response: Response, face: Face): Promise<void> {
-    echoAgentCoreIds(request, response);
+  private async handle(request: Request, face: Face): Promise<Observable<SseRunItem>> {
+    echoAgentCoreIds(request, request.res as Response);
     const runRequest = await this.reader.read(request, face, getRequestPrincipal(request));
     const admitted = await this.runs.admit(runRequest);
-    const stream = this.sse.open(response, this.config.heartbeatMs);
-    stream.onClientGone(this.runs.stream(admitted, stream));
+    const events = this.runs.events(admitted);
+    // A client gone during admission gets no response, so Nest never subscribes: the run is started and
+    // left at once, which releases the thread and cancels the task, as for a client that leaves mid-run.
+    if (request.socket.destroyed) events.subscribe().unsubscribe();
+    return events.pipe(withHeartbeat(this.config.heartbeatMs));
   }
 }
 

@@ -1,72 +1,60 @@
-import { HEARTBEAT_COMMENT, Heartbeat } from './with-heartbeat';
+import { asyncScheduler, Subject } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { HEARTBEAT, withHeartbeat } from './with-heartbeat';
 
-describe('Heartbeat', () => {
-  // Jest's modern fake timers drive both setTimeout and Date.now, which the operator reads.
-  const advance = (ms: number) => jest.advanceTimersByTime(ms);
+/** Marble specs of the heartbeat operator (docs/behaviour/sse.md#heartbeat): `h` is a heartbeat. */
+describe('withHeartbeat', () => {
+  const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+  const values = { a: 'a', b: 'b', h: HEARTBEAT };
 
-  beforeEach(() => jest.useFakeTimers());
-  afterEach(() => jest.useRealTimers());
-
-  /** A stream of frames with its heartbeat, as SseStream writes them. */
-  function run() {
-    const out: string[] = [];
-    const heartbeat = new Heartbeat(10, () => out.push(HEARTBEAT_COMMENT));
-    const frames = {
-      next: (frame: string) => {
-        heartbeat.frameSent();
-        out.push(frame);
-      },
-    };
-    return { frames, out, heartbeat };
-  }
-
-  it('writes a comment after each period of silence, and restarts the wait after a frame', () => {
-    const { frames, out } = run();
-    frames.next('a');
-    advance(9);
-    expect(out).toEqual(['a']);
-    advance(1);
-    expect(out).toEqual(['a', HEARTBEAT_COMMENT]);
-    advance(5);
-    frames.next('b');
-    advance(9);
-    expect(out).toEqual(['a', HEARTBEAT_COMMENT, 'b']);
-    advance(1);
-    expect(out).toEqual(['a', HEARTBEAT_COMMENT, 'b', HEARTBEAT_COMMENT]);
-    advance(30);
-    // 30 ms more of silence: three more comments, one per period.
-    expect(out.filter((frame) => frame === HEARTBEAT_COMMENT)).toHaveLength(5);
-  });
-
-  it('writes nothing while frames are frequent, and nothing after the stream ends', () => {
-    const { frames, out, heartbeat } = run();
-    for (let i = 0; i < 10; i += 1) {
-      frames.next(`f${i}`);
-      advance(4);
-    }
-    expect(out).not.toContain(HEARTBEAT_COMMENT);
-    heartbeat.stop();
-    advance(100);
-    expect(out).toHaveLength(10);
-    expect(out).not.toContain(HEARTBEAT_COMMENT);
-  });
-
-  it('stops its timer when stopped (client gone)', () => {
-    const { out, heartbeat } = run();
-    heartbeat.stop();
-    advance(100);
-    expect(out).toEqual([]);
-    expect(jest.getTimerCount()).toBe(0);
-  });
-
-  it('stops for good when stopped from inside a beat', () => {
-    const out: string[] = [];
-    const heartbeat: Heartbeat = new Heartbeat(10, () => {
-      out.push(HEARTBEAT_COMMENT);
-      heartbeat.stop();
+  it('emits a heartbeat after every period of silence', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const source = cold('-a 30ms |', values);
+      // a at 1; beats at 11, 21, 31; the source completes at 32.
+      expectObservable(source.pipe(withHeartbeat(10)), '^ 40ms !').toBe('-a 9ms h 9ms h 9ms h |', values);
     });
-    advance(100);
-    expect(out).toEqual([HEARTBEAT_COMMENT]);
-    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('restarts the wait after each value: a frame resets the period', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const source = cold('a 6ms b 6ms a 12ms |', values);
+      // Values at 0, 7 and 14: never 10 ms of silence until 24.
+      expectObservable(source.pipe(withHeartbeat(10))).toBe('a 6ms b 6ms a 9ms h 2ms |', values);
+    });
+  });
+
+  it('stops at completion and at an error: nothing after them', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold('a 3ms |', values).pipe(withHeartbeat(10)), '^ 50ms !').toBe('a 3ms |', values);
+      expectObservable(cold('a 3ms #', values).pipe(withHeartbeat(10)), '^ 50ms !').toBe('a 3ms #', values);
+    });
+  });
+
+  it('beats from the subscription while nothing arrives, and stops when the subscriber leaves', () => {
+    scheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot('-------------------', values);
+      expectObservable(source.pipe(withHeartbeat(5)), '^ 12ms !').toBe('5ms h 4ms h', values);
+      expectSubscriptions(source.subscriptions).toBe('^ 12ms !');
+    });
+  });
+
+  it('leaves no timer behind after unsubscribing (one timer per subscription, re-armed, never one per value)', () => {
+    jest.useFakeTimers();
+    try {
+      const source = new Subject<string>();
+      const seen: unknown[] = [];
+      const subscription = source.pipe(withHeartbeat(10, asyncScheduler)).subscribe((v) => seen.push(v));
+      expect(jest.getTimerCount()).toBe(1);
+      for (let i = 0; i < 100; i++) source.next('a');
+      expect(jest.getTimerCount()).toBe(1);
+      jest.advanceTimersByTime(10);
+      expect(seen.at(-1)).toBe(HEARTBEAT);
+      subscription.unsubscribe();
+      expect(jest.getTimerCount()).toBe(0);
+      jest.advanceTimersByTime(100);
+      expect(seen.filter((v) => v === HEARTBEAT)).toHaveLength(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { AguiError } from '../common/agui-error';
+import { ErrorCode } from '../common/error-code';
 import type { FrameSink } from './frame-sink';
 import type { RetainedRun } from './retained-run';
 
@@ -12,8 +14,9 @@ export interface RunFollower {
  * Writes every frame of the run after `sequence` into the sink, then each new one as it is logged, and ends
  * the sink after the run's last frame (docs/behaviour/reattach.md#routes). It counts as one reader for as
  * long as it follows, with the sink's own back-pressure: a slow reader holds nobody else back. A reader so
- * slow that the log dropped frames it has not read yet is cut (its client reattaches from its cursor and
- * is told the events expired), never given a stream with a hole in it.
+ * slow that the log dropped frames it has not read yet is cut with EVENTS_EXPIRED (the connection is cut,
+ * never ended cleanly: its client reattaches from its cursor and is answered 410), never given a stream
+ * with a hole in it.
  */
 export function followRun(run: RetainedRun, sequence: number, sink: FrameSink): RunFollower {
   let isStopped = false;
@@ -24,7 +27,8 @@ export function followRun(run: RetainedRun, sequence: number, sink: FrameSink): 
     const { log } = run;
     while (!isStopped) {
       const read = log.after(after);
-      if (read.kind === 'expired') return sink.abort(new Error('the reader fell behind the event log'));
+      if (read.kind === 'expired')
+        return sink.abort(new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsExpired'));
       const wasClosed = log.closed;
       for (const frame of read.frames) {
         if (isStopped) return;

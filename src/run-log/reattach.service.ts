@@ -8,6 +8,8 @@ import { parseCursor } from './event-cursor';
 import type { FrameSink } from './frame-sink';
 import { followRun, type RunFollower } from './follow-run';
 import { RunLogRegistry } from './run-log-registry';
+import { framesOf, type RunFrame } from './run-frames';
+import type { Observable } from 'rxjs';
 import type { SharedRun, SharedRunLog } from './shared-run-log';
 
 /** A reattach (docs/behaviour/reattach.md#routes): which run, who asks, and from which event on. */
@@ -22,9 +24,22 @@ export interface ReattachRequest {
   readonly principal?: string;
 }
 
-/** A reattach that passed every check: start it with `follow`, once the response may begin. */
+/** A reattach that passed every check: start it once the response may begin. */
 export interface AdmittedReattach {
   follow(sink: FrameSink): RunFollower;
+  /** The same reader as a cold Observable of the run's frames (docs/architecture.md#a-run); unsubscribing stops it. */
+  frames(): Observable<RunFrame>;
+}
+
+function admitted(follow: (sink: FrameSink) => RunFollower): AdmittedReattach {
+  return {
+    follow,
+    frames: () =>
+      framesOf((sink) => {
+        const follower = follow(sink);
+        return () => follower.stop();
+      }),
+  };
 }
 
 /**
@@ -83,10 +98,10 @@ export class ReattachService {
     }
     const isExpired = local ? local.log.hasDropped(after) : after + 1 < (shared as SharedRun).firstHeld;
     if (isExpired) throw new AguiError(ErrorCode.EVENTS_EXPIRED, 'eventsMovedOn');
-    if (local) return { follow: (sink) => followRun(local, after, sink) };
+    if (local) return admitted((sink) => followRun(local, after, sink));
     const remote = shared as SharedRun;
     const sharedLog = this.logs.shared as SharedRunLog;
-    return { follow: (sink) => sharedLog.follow(remote, after, sink) };
+    return admitted((sink) => sharedLog.follow(remote, after, sink));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
+import { Subject, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 import { formatCursor } from '../run-log/event-cursor';
 import type { RetainedRun } from '../run-log/retained-run';
 import { encodeSseFrame, type EventFrame } from '../wire/sse-frame';
@@ -44,6 +45,8 @@ export class RunDelivery {
     /** Frees the thread's slot; idempotent, never rejects. */
     private readonly release: () => Promise<void>,
     private readonly log: RunDeliveryLog,
+    /** The host's operators, applied to every event in order before it is numbered (docs/extending.md#run-operators). */
+    private readonly operators: readonly MonoTypeOperatorFunction<BaseEvent>[] = [],
   ) {}
 
   /**
@@ -56,19 +59,21 @@ export class RunDelivery {
     const { runToken, retained } = this.log;
     const events = this.run.events();
     let sequence = 0;
+    const deliverEvent = (event: BaseEvent) => {
+      const frame: EventFrame = { id: formatCursor(runToken, ++sequence), data: encodeSseFrame(event) };
+      retained?.append(frame);
+      if (!this.hasLeft) sink.write(frame);
+      // After the client has it; hooks are called, never awaited.
+      for (const observer of observers) observer.event(event);
+    };
+    const hand = throughOperators(this.operators, deliverEvent);
     try {
       for (let next = await events.next(); !next.done; next = await events.next()) {
-        const frame: EventFrame = {
-          id: formatCursor(runToken, ++sequence),
-          data: encodeSseFrame(next.value),
-        };
-        retained?.append(frame);
-        if (!this.hasLeft) sink.write(frame);
-        // After the client has it; hooks are called, never awaited.
-        for (const observer of observers) observer.event(next.value);
+        hand.next(next.value);
         const writable = this.hasLeft ? undefined : sink.whenWritable();
         if (writable) await this.waitFor(writable);
       }
+      hand.complete();
       // Free the slot before the stream ends: the client's next turn may reach another replica at once.
       await this.release();
       retained?.runEnded();
@@ -107,4 +112,38 @@ export class RunDelivery {
     });
     this.wake = undefined;
   }
+}
+
+/** How each event reaches `deliver`: directly, or through the host's operators (a throw there is a fault). */
+interface EventHand {
+  next(event: BaseEvent): void;
+  complete(): void;
+}
+
+function throughOperators(
+  operators: readonly MonoTypeOperatorFunction<BaseEvent>[],
+  deliver: (event: BaseEvent) => void,
+): EventHand {
+  if (operators.length === 0) return { next: deliver, complete: () => undefined };
+  const input = new Subject<BaseEvent>();
+  let failure: { error: unknown } | undefined;
+  operators
+    .reduce((events: Observable<BaseEvent>, operator) => operator(events), input)
+    .subscribe({
+      next: deliver,
+      error: (error: unknown) => (failure = { error }),
+    });
+  const thrown = () => {
+    if (failure) throw failure.error;
+  };
+  return {
+    next: (event) => {
+      input.next(event);
+      thrown();
+    },
+    complete: () => {
+      input.complete();
+      thrown();
+    },
+  };
 }

@@ -17,12 +17,16 @@ import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from './admitted-run';
 import { newRunToken } from '../run-log/event-cursor';
 import { RunLogRegistry } from '../run-log/run-log-registry';
+import { framesOf, type RunFrame } from '../run-log/run-frames';
+import type { Observable } from 'rxjs';
 import { RunDelivery, type RunDeliveryLog } from './run-delivery';
 import type { RunSink } from './run-flow-control';
+import { RUN_EVENT_OPERATORS, type RunEventOperator } from './run-event-operator';
 
 /**
- * Admits runs and streams an admitted run's AG-UI events into a transport's sink. It composes the
- * steps; the steps live in input/, threads/, events/ and RunExecution (CONTRIBUTING.md).
+ * Admits runs and gives an admitted run as a cold Observable of its AG-UI event frames, which a transport
+ * renders (SSE or /ws). It composes the steps; the steps live in input/, threads/, events/ and
+ * RunExecution (CONTRIBUTING.md).
  */
 @Injectable()
 export class RunService implements BeforeApplicationShutdown {
@@ -42,6 +46,7 @@ export class RunService implements BeforeApplicationShutdown {
     private readonly activity: ActivityTracker,
     private readonly hooks: RunEventHooks,
     private readonly logs: RunLogRegistry,
+    @Inject(RUN_EVENT_OPERATORS) private readonly operators: readonly RunEventOperator[],
   ) {}
 
   /** Everything that can refuse a run before the response starts, persisted before it starts (RunAdmission). */
@@ -50,10 +55,19 @@ export class RunService implements BeforeApplicationShutdown {
   }
 
   /**
-   * Streams the run into `sink` (an SSE response or a WebSocket, docs/architecture.md#a-run) through the
-   * one run handler, with the sink's back-pressure: while its buffer is over its high-water mark the run
-   * stops pulling events, so the upstream is not read either (its TCP window closes). Returns what the
-   * transport calls when its client leaves: that cancels the A2A task unless the run ended.
+   * The run (docs/architecture.md#a-run): subscribing starts it, each event comes as its frame (cursor and
+   * record), and it completes after the terminal event; a run's failure is a RUN_ERROR event, never an
+   * error of the Observable. Unsubscribing before that is the client leaving: the A2A task is cancelled
+   * (or, with a reattach window, the run detaches). The renderer holds a frame's `demand` while its socket
+   * is over its high-water mark, and the run pulls no event meanwhile, so the upstream is not read either.
+   */
+  events(run: AdmittedRun): Observable<RunFrame> {
+    return framesOf((sink) => this.stream(run, sink));
+  }
+
+  /**
+   * The sink-level form `events` wraps: streams the run into `sink` through the one run handler (which
+   * waits on `sink.whenWritable()`); returns what to call when its client leaves.
    */
   stream(run: AdmittedRun, sink: RunSink): () => void {
     // AgentCore's /ping reports HealthyBusy until the stream has ended, a cancel included.
@@ -88,6 +102,7 @@ export class RunService implements BeforeApplicationShutdown {
       [observed, hooked],
       () => run.persistence.release(),
       this.deliveryLog(run, execution),
+      this.operators,
     );
     const delivered = async () => {
       try {

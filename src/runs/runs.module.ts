@@ -10,6 +10,7 @@ import { RunLogModule } from '../run-log/run-log.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { RUN_EVENT_HOOKS, type RunEventHook } from './run-event-hook';
 import { RunEventHooks } from './run-event-hooks';
+import { RUN_EVENT_OPERATORS, type RunEventOperator } from './run-event-operator';
 import { RunAdmission } from './run-admission';
 import { RunService } from './run.service';
 
@@ -17,6 +18,11 @@ import { RunService } from './run.service';
 export interface RunsParts {
   /** Observers of every AG-UI event and run outcome, called in order; their failures are logged, never sent. */
   readonly eventHooks?: readonly GatewayPart<RunEventHook>[];
+  /**
+   * RxJS operators applied, in order, to every run's AG-UI events before they are sent, on every transport
+   * (docs/extending.md#run-operators); none by default.
+   */
+  readonly eventOperators?: readonly RunEventOperator[];
 }
 
 @Module({
@@ -28,6 +34,11 @@ export interface RunsParts {
       inject: [{ token: GATEWAY_PARTS, optional: true }, ModuleRef],
       useFactory: (parts: RunsParts | undefined, moduleRef: ModuleRef): Promise<RunEventHook[]> =>
         Promise.all((parts?.eventHooks ?? []).map((hook) => resolveGatewayPart(hook, moduleRef))),
+    },
+    {
+      provide: RUN_EVENT_OPERATORS,
+      inject: [{ token: GATEWAY_PARTS, optional: true }],
+      useFactory: (parts: RunsParts | undefined): readonly RunEventOperator[] => parts?.eventOperators ?? [],
     },
     RunEventHooks,
     RunAdmission,

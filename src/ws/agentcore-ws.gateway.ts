@@ -145,7 +145,7 @@ export class AgentCoreWsGateway implements OnGatewayInit<WebSocketServer>, OnGat
       languageOf: (body, acceptLanguage) => this.reader.languageOf(body, acceptLanguage),
       toRunRequest: (body, origin) => this.reader.toRunRequest(body, origin),
       admit: (request) => this.runs.admit(request),
-      stream: (run, sink) => this.runs.stream(run, sink),
+      events: (run) => this.runs.events(run),
     };
   }
 }

@@ -1,5 +1,5 @@
-import type { BaseEvent } from '@ag-ui/core';
 import type { Logger } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
 import { isAguiError } from '../common/agui-error';
 import type { BodyBudget } from '../common/body-budget';
@@ -7,26 +7,20 @@ import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import type { Language, MessageCatalogue } from '../i18n/message-catalogue';
 import type { MessageKey } from '../i18n/message-key';
-import { drainedOrClosed, TurnCork, type RunSink } from '../runs/run-flow-control';
+import type { RunFrame } from '../run-log/run-frames';
 import type { RunRequest } from '../run-input/run-request';
 import type { AdmittedRun } from '../runs/admitted-run';
-import { encodeSseFrame, sseRecordOf } from '../wire/sse-frame';
+import { sseRecordOf } from '../wire/sse-frame';
 import type { RunRequestOrigin } from '../run-input/run-request-reader';
 import type { JsonBody } from '../run-input/read-json-body';
-import { LOGGED_ID_LENGTH } from '../logging/truncate-log-ids';
-import { splitUtf8Frame } from './split-utf8-frame';
+import { closeReason, WsCloseCode } from './ws-close';
+import { byteLengthOf, runIdLabelOf, textOf } from './ws-input-text';
+import { WsOutbox, type WsWire } from './ws-outbox';
+import { WsRefusalsDue } from './ws-refusals-due';
 import type { WsConnectionContext } from './ws-connection-context';
 
-/** RFC 6455 close codes used here (docs/architecture.md#decisions item 4). */
-export const WsCloseCode = {
-  NORMAL: 1000,
-  GOING_AWAY: 1001,
-  UNSUPPORTED_DATA: 1003,
-  SERVER_ERROR: 1011,
-} as const;
-
-/** A close reason is at most 123 bytes of UTF-8. */
-const MAX_CLOSE_REASON_BYTES = 123;
+export { WsCloseCode } from './ws-close';
+export type { WsWire } from './ws-outbox';
 
 /**
  * Inputs that may wait on a socket for its active run to end (a resume or the next turn typed ahead). Each
@@ -34,28 +28,13 @@ const MAX_CLOSE_REASON_BYTES = 123;
  */
 export const MAX_QUEUED_WS_INPUTS = 2;
 
-/**
- * Refusals owed that name their input; past this many (a client flooding a long run), the rest are counted
- * per language and name none, so what a socket owes stays bounded.
- */
-const MAX_NAMED_REFUSALS = 64;
-
 /** What a channel needs from the run path; the gateway passes the real RunRequestReader and RunService. */
 export interface WsRunPort {
   languageOf(body: unknown, acceptLanguage: string | undefined): Language;
   toRunRequest(body: JsonBody, origin: RunRequestOrigin): RunRequest;
   admit(request: RunRequest): Promise<AdmittedRun>;
-  /** Streams the run into the sink; returns what to call when the client leaves. */
-  stream(run: AdmittedRun, sink: RunSink): () => void;
-}
-
-/** The TCP socket under the WebSocket, as the channel uses it: corked per turn, watched for 'drain'. */
-export interface WsWire {
-  cork(): void;
-  uncork(): void;
-  readonly writableNeedDrain: boolean;
-  once(event: string, listener: () => void): unknown;
-  off(event: string, listener: () => void): unknown;
+  /** The run as its Observable of frames (RunService.events): subscribing starts it, unsubscribing leaves it. */
+  events(run: AdmittedRun): Observable<RunFrame>;
 }
 
 export interface WsRunChannelOptions {
@@ -70,12 +49,7 @@ export interface WsRunChannelOptions {
   readonly logger: Logger;
   /** Runs a handler inside the socket's logging context, so the run's log lines carry its ids. */
   readonly inLogContext: (handler: () => void) => void;
-  /**
-   * The TCP socket under the WebSocket (the upgrade request's): corked for the rest of the event-loop turn
-   * on the first frame of the turn, so a burst of events leaves in one write() instead of one each
-   * (docs/benchmarks.md, `eventsPerWrite`); and the run's back-pressure: over its high-water mark the run
-   * waits for its 'drain'.
-   */
+  /** The TCP socket under the WebSocket (the upgrade request's): corked per turn, and the run's back-pressure. */
   readonly wire?: WsWire;
   /**
    * The process-wide budget of bodies in flight (IAC_CODE_AGUI_BODY_BUDGET_BYTES, docs/behaviour/bounds.md#memory):
@@ -106,14 +80,9 @@ export class WsRunChannel {
   private leaveRun?: () => void;
   /** Inputs received while a run was active, oldest first, each with the language it negotiated. */
   private readonly queued: { body: JsonBody; language: Language; charge: number }[] = [];
-  /** Refusals owed for inputs beyond the queue, oldest first, sent once the active run has ended. */
-  private readonly refusalsDue: { runId: string; language: Language }[] = [];
-  /** Refusals owed beyond MAX_NAMED_REFUSALS, per language. */
-  private readonly unnamedRefusalsDue = new Map<Language, number>();
-  /** SERVER_BUSY refusals owed for inputs the budget could not hold while a run streamed, per language. */
-  private readonly busyRefusalsDue = new Map<Language, number>();
-  /** Set when the connection's TCP socket is known (always, except in unit specs without one). */
-  private readonly wireCork?: TurnCork;
+  /** Refusals owed for inputs while a run is active, sent once it has ended. */
+  private readonly refusalsDue = new WsRefusalsDue();
+  private readonly outbox: WsOutbox;
 
   constructor(
     private readonly socket: WebSocket,
@@ -121,12 +90,7 @@ export class WsRunChannel {
     private readonly runs: WsRunPort,
     private readonly options: WsRunChannelOptions,
   ) {
-    const wire = options.wire;
-    if (wire)
-      this.wireCork = new TurnCork(
-        () => wire.cork(),
-        () => wire.uncork(),
-      );
+    this.outbox = new WsOutbox(socket, options.catalogue, options.clock, options.wire);
     // A protocol ping on the heartbeat interval: any frame resets AgentCore's idle timeout (docs/behaviour/interrupts.md#from-input-required-to-interrupts).
     this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs);
     this.heartbeat.unref();
@@ -176,7 +140,7 @@ export class WsRunChannel {
   /** SERVER_BUSY for an input the budget could not hold: at once between runs, after the run's end during one. */
   private refuseBusy(language: Language): void {
     if (!this.isRunActive) return this.sendError(ErrorCode.SERVER_BUSY, 'serverBusy', language);
-    this.busyRefusalsDue.set(language, (this.busyRefusalsDue.get(language) ?? 0) + 1);
+    this.refusalsDue.serverBusy(language);
   }
 
   /** One run at a time per socket: a later input waits for the run's end, or is refused then if too many wait. */
@@ -187,23 +151,13 @@ export class WsRunChannel {
       return;
     }
     this.giveBack(charge);
-    if (this.refusalsDue.length < MAX_NAMED_REFUSALS)
-      this.refusalsDue.push({ runId: runIdLabelOf(body.value), language });
-    else this.unnamedRefusalsDue.set(language, (this.unnamedRefusalsDue.get(language) ?? 0) + 1);
+    this.refusalsDue.socketBusy(runIdLabelOf(body.value), language);
   }
 
   /** Between runs: the refusals owed go out first, then the oldest waiting input starts (or the socket closes). */
   private runEnded(): void {
     this.isRunActive = false;
-    for (const { runId, language } of this.refusalsDue.splice(0))
-      this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId });
-    for (const [language, count] of this.unnamedRefusalsDue)
-      for (let sent = 0; sent < count; sent++)
-        this.sendError(ErrorCode.THREAD_BUSY, 'socketBusy', language, { runId: 'null' });
-    this.unnamedRefusalsDue.clear();
-    for (const [language, count] of this.busyRefusalsDue)
-      for (let sent = 0; sent < count; sent++) this.sendError(ErrorCode.SERVER_BUSY, 'serverBusy', language);
-    this.busyRefusalsDue.clear();
+    this.refusalsDue.sendAll((code, key, language, values) => this.sendError(code, key, language, values));
     if (this.context.closeAfterRun) return this.close(WsCloseCode.NORMAL);
     const next = this.queued.shift();
     if (!next || this.socket.readyState !== WebSocket.OPEN) return;
@@ -237,48 +191,32 @@ export class WsRunChannel {
     this.stream(admitted, language);
   }
 
+  /**
+   * The run's frames, each as one message: without its id line unless asked, as AgentCore clients strip
+   * exactly `data: ` (docs/behaviour/agentcore.md); over the wire's mark the frame's demand holds the run.
+   */
   private stream(run: AdmittedRun, language: Language): void {
-    const sink: RunSink = {
-      // Without its id line unless asked: AgentCore clients strip exactly `data: ` (docs/behaviour/agentcore.md).
-      write: (frame) => this.send(this.context.sendsEventIds ? sseRecordOf(frame) : frame.data),
-      whenWritable: () => this.whenWritable(),
-      end: () => {
+    const withIds = this.context.sendsEventIds;
+    const subscription = this.runs.events(run).subscribe({
+      next: (frame) => {
+        this.outbox.send(withIds ? sseRecordOf(frame) : frame.data);
+        const full = this.outbox.whenFull();
+        if (full) frame.demand.hold(full);
+      },
+      complete: () => {
         this.leaveRun = undefined;
         this.runEnded();
       },
-      // RunService turns every failure into a RUN_ERROR event; a fault here is a bug.
-      abort: (error) => {
+      // A run's failure is a RUN_ERROR event; an error of its Observable is a fault of the gateway.
+      error: (error: unknown) => {
         this.leaveRun = undefined;
         this.fail(error, 'run stream failed', language);
       },
-    };
-    this.leaveRun = this.runs.stream(run, sink);
+    });
+    if (!subscription.closed) this.leaveRun = () => subscription.unsubscribe();
     // The client left while the run was being admitted: starting and leaving at once releases the
     // thread and cancels the task, as for a client that leaves mid-run.
     if (this.socket.readyState !== WebSocket.OPEN) this.end();
-  }
-
-  /**
-   * Back-pressure as over SSE: once the socket's buffer is over its high-water mark, the run waits for
-   * 'drain' (or the close of a client that stopped reading), after flushing what this turn corked.
-   */
-  private whenWritable(): Promise<void> | undefined {
-    const wire = this.options.wire;
-    if (!wire?.writableNeedDrain || this.socket.readyState !== WebSocket.OPEN) return undefined;
-    this.wireCork?.flush();
-    if (!wire.writableNeedDrain) return undefined;
-    return drainedOrClosed(wire, this.socket);
-  }
-
-  /** One frame per event; a large one as a text frame plus continuation frames, each under 32 KB. */
-  private send(text: string): void {
-    if (this.socket.readyState !== WebSocket.OPEN) return;
-    // Still one WebSocket message per event, as AgentCore expects; only their socket write is shared.
-    this.wireCork?.forThisTurn();
-    const pieces = splitUtf8Frame(text);
-    pieces.forEach((piece, index) =>
-      this.socket.send(piece, { binary: false, fin: index === pieces.length - 1 }),
-    );
   }
 
   private sendError(
@@ -287,15 +225,7 @@ export class WsRunChannel {
     language: Language,
     values: Readonly<Record<string, string>> = {},
   ): void {
-    const message = this.options.catalogue.render(key, language, values);
-    this.send(
-      encodeSseFrame({
-        type: 'RUN_ERROR',
-        code,
-        message,
-        timestamp: this.options.clock.now(),
-      } as BaseEvent),
-    );
+    this.outbox.sendError(code, key, language, values);
   }
 
   private fail(error: unknown, what: string, language: Language): void {
@@ -339,9 +269,7 @@ export class WsRunChannel {
     clearInterval(this.heartbeat);
     for (const { charge } of this.queued) this.giveBack(charge);
     this.queued.length = 0;
-    this.busyRefusalsDue.clear();
-    this.refusalsDue.length = 0;
-    this.unnamedRefusalsDue.clear();
+    this.refusalsDue.clear();
     const leave = this.leaveRun;
     this.leaveRun = undefined;
     leave?.();
@@ -350,32 +278,4 @@ export class WsRunChannel {
   private fallbackLanguage(): Language {
     return this.runs.languageOf(undefined, this.context.acceptLanguage);
   }
-}
-
-/**
- * How a refusal names the input it refused: its `runId` as JSON (cut like an id in a log line, so a
- * 1,024-character id does not fill the message), or `null` for an input without one.
- */
-function runIdLabelOf(value: unknown): string {
-  const runId = (value as { runId?: unknown }).runId;
-  if (typeof runId !== 'string') return 'null';
-  return JSON.stringify(runId.length > LOGGED_ID_LENGTH ? `${runId.slice(0, LOGGED_ID_LENGTH)}…` : runId);
-}
-
-function byteLengthOf(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((total, piece) => total + piece.length, 0);
-  return data.byteLength;
-}
-
-function textOf(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data as ArrayBuffer).toString('utf8');
-}
-
-/** The message cut to the 123 bytes a close frame allows, between characters. */
-function closeReason(message: string): string {
-  let reason = message;
-  while (Buffer.byteLength(reason, 'utf8') > MAX_CLOSE_REASON_BYTES)
-    reason = [...reason].slice(0, -1).join('');
-  return reason;
 }

@@ -36,12 +36,19 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
     );
 
   describe('with the window off (the default)', () => {
-    it('still gives every event an id, and a disconnect still cancels at once: nothing is retained', async () => {
+    it("writes the original's framing exactly, no id line, and a disconnect still cancels at once: nothing is retained", async () => {
       const gateway = await gateways.start();
       const full = await postRun(gateway.url, runInput({ threadId: 'ids-default', runId: 'run-ids' }));
-      expect(full.ids).toHaveLength(full.events.length);
-      const [token] = String(full.ids[0]).split('.');
-      expect(full.ids).toEqual(full.events.map((_, index) => `${token}.${index + 1}`));
+      // The original's rules (docs/behaviour/sse.md#framing): the whole body is `data: <json>\n\n` records
+      // and `: heartbeat\n\n` comments, nothing else; a strict client splitting on the blank line reads all.
+      const records = full.text.split('\n\n');
+      expect(records.pop()).toBe('');
+      for (const record of records) expect(record).toMatch(/^(data: [^\n]+|: heartbeat)$/);
+      expect(
+        records.filter((record) => record.startsWith('data: ')).map((record) => JSON.parse(record.slice(6))),
+      ).toEqual(full.events);
+      expect(full.ids.every((id) => id === undefined)).toBe(true);
+      expect(full.events.at(-1)?.type).toBe('RUN_FINISHED');
       const session = sessionOf(full.events) as SessionValue;
       const refused = await fetch(byExecution(gateway, session.executionId, 'rosInvocationId=invocation-1'));
       expect(refused.status).toBe(404);
@@ -55,6 +62,13 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
     let gateway: RunningGateway;
     beforeEach(async () => {
       gateway = await gateways.start({ IAC_CODE_AGUI_REATTACH_SECONDS: '30' });
+    });
+
+    it('gives every event an id, the run token and the sequence from 1', async () => {
+      const full = await postRun(gateway.url, runInput({ threadId: 'ids-window', runId: 'run-ids' }));
+      expect(full.ids).toHaveLength(full.events.length);
+      const [token] = String(full.ids[0]).split('.');
+      expect(full.ids).toEqual(full.events.map((_, index) => `${token}.${index + 1}`));
     });
 
     it('a client cut after any event reattaches with its last id: nothing lost, nothing twice (property, 200 cases)', async () => {

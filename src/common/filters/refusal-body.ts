@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../error-code';
+import { runErrorEvent } from '../run-error-event';
 
 /** How a face renders a refusal before its stream: the iac-code JSON envelope, or AgentCore's SSE frame. */
 export type RefusalForm = 'json-envelope' | 'sse-run-error';
@@ -19,12 +20,7 @@ export function refusalBody(
   now: number,
 ): RefusalBody {
   if (form === 'sse-run-error') {
-    const frame = JSON.stringify({
-      type: 'RUN_ERROR',
-      code: error.code,
-      message: error.message,
-      timestamp: now,
-    });
+    const frame = JSON.stringify(runErrorEvent(error.code, error.message, now));
     return {
       headers: {
         'Content-Type': 'text/event-stream; charset=utf-8',
