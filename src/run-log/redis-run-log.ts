@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { runError } from '../events/run-events';
+import { MessageCatalogue, type Language } from '../i18n/message-catalogue';
 import { encodeSseFrame } from '../wire/sse-frame';
 import { formatCursor } from './event-cursor';
 import type { ReattachLimits } from '../config/app-config';
@@ -23,8 +24,8 @@ export interface RedisRunLogSettings {
    * gone and the readers elsewhere end.
    */
   readonly ownerLeaseMs: number;
-  /** The RUN_OWNER_LOST message, in the process language (a reader's own language is not known here). */
-  readonly ownerLostMessage: string;
+  /** The language of the RUN_OWNER_LOST message: the process's (a reader's own is not known here). */
+  readonly language: Language;
 }
 
 /** How long one XREAD BLOCK waits before the reader checks that the run and its owner still exist. */
@@ -251,7 +252,7 @@ export class RedisRunLog implements SharedRunLog {
   private ownerLost(runToken: string, after: number, sink: FrameSink): void {
     const event = runError(
       ErrorCode.RUN_OWNER_LOST,
-      this.settings.ownerLostMessage,
+      new MessageCatalogue().render('runOwnerLost', this.settings.language),
       undefined,
       this.clock.now(),
     );

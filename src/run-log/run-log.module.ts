@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock';
 import { CommonModule } from '../common/common.module';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { MessageCatalogue } from '../i18n/message-catalogue';
 import { normalizeLanguage } from '../i18n/negotiate-language';
 import { DEFAULT_REDIS_THREAD_STORE_OPTIONS } from '../threads/redis-thread-store-options';
 import { SHARED_RUN_LOG, type SharedRunLog } from './shared-run-log';
@@ -21,14 +20,13 @@ import { RunLogRegistry } from './run-log-registry';
         if (config.store.kind !== 'redis' || config.reattach.graceMs <= 0) return null;
         const { RedisRunLog } = await import('./redis-run-log');
         const { redisUrl = '', keyPrefix, tls, leaseTtlMs } = config.store;
-        const language = normalizeLanguage(config.processLanguage) ?? 'en';
         return new RedisRunLog(
           {
             redisUrl,
             keyPrefix,
             tls,
             ownerLeaseMs: leaseTtlMs ?? DEFAULT_REDIS_THREAD_STORE_OPTIONS.leaseTtlMs,
-            ownerLostMessage: new MessageCatalogue().render('runOwnerLost', language),
+            language: normalizeLanguage(config.processLanguage) ?? 'en',
           },
           config.reattach,
           clock,
