@@ -3,7 +3,7 @@
  * (docs/embedding.md#contract-suites). Public API under the same semantic-versioning promise as the main
  * entry; it needs `node:assert` only, no test framework.
  */
-export type { ContractCase } from './contract-case';
+export { CONTRACT_CASE_TIMEOUT_MS, type ContractCase, type ContractSuiteOptions } from './contract-case';
 export { sampleThreadState } from './sample-thread-state';
 export { threadStoreContractCases, type ThreadStoreUnderTest } from './thread-store-contract';
 export { threadClusterContractCases, type ThreadClusterUnderTest } from './thread-cluster-contract';
