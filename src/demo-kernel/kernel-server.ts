@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentCard } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { SystemClock } from '../common/clock';
 import { httpUrl } from '../common/http-url';
 import { buildKernelAgentCard } from './kernel-agent-card';
@@ -49,9 +49,15 @@ export interface KernelServerOptions {
   readonly holds?: KernelHolds;
   /** The Pipeline envelopes the scripts publish, when a test process waits on them (`/__test/pipeline-reached`). */
   readonly pipelines?: PipelineJournal;
-  /** Keep only this many tasks, the most recently saved (RecentTaskStore); default all of them. */
+  /**
+   * Keep only the most recently saved tasks, between this many and twice as many (RecentTaskStore); default
+   * DEFAULT_MAX_TASKS. The SDK's own store keeps every task for ever: the demo service would grow with each run.
+   */
   readonly maxTasks?: number;
 }
+
+/** Enough for any demo or test session's open and parked tasks; bounds the demo service's memory (docs/benchmarks.md). */
+export const DEFAULT_MAX_TASKS = 1000;
 
 export interface KernelServer {
   /** Base URL ending with '/'. */
@@ -74,7 +80,7 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
     card,
     requestHandler: new DefaultRequestHandler(
       card,
-      options.maxTasks === undefined ? new InMemoryTaskStore() : new RecentTaskStore(options.maxTasks),
+      new RecentTaskStore(options.maxTasks ?? DEFAULT_MAX_TASKS),
       executor,
     ),
     scripts: options.scripts ?? KERNEL_SCRIPT_BOOK,
