@@ -50,14 +50,18 @@ export interface KernelServerOptions {
   /** The Pipeline envelopes the scripts publish, when a test process waits on them (`/__test/pipeline-reached`). */
   readonly pipelines?: PipelineJournal;
   /**
-   * Keep only the most recently saved tasks, between this many and twice as many (RecentTaskStore); default
+   * Keep only the most recently saved tasks, up to twice this many (RecentTaskStore); default
    * DEFAULT_MAX_TASKS. The SDK's own store keeps every task for ever: the demo service would grow with each run.
    */
   readonly maxTasks?: number;
+  /** And up to about twice this much of their content; default DEFAULT_MAX_TASK_BYTES. */
+  readonly maxTaskBytes?: number;
 }
 
-/** Enough for any demo or test session's open and parked tasks; bounds the demo service's memory (docs/benchmarks.md). */
+/** Far more than a demo or test session keeps open or parked; with the bytes, bounds the demo service's memory. */
 export const DEFAULT_MAX_TASKS = 1000;
+/** Hundreds of ordinary turns, a few hostile multi-megabyte ones. */
+export const DEFAULT_MAX_TASK_BYTES = 8 * 1024 * 1024;
 
 export interface KernelServer {
   /** Base URL ending with '/'. */
@@ -80,7 +84,10 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
     card,
     requestHandler: new DefaultRequestHandler(
       card,
-      new RecentTaskStore(options.maxTasks ?? DEFAULT_MAX_TASKS),
+      new RecentTaskStore({
+        tasks: options.maxTasks ?? DEFAULT_MAX_TASKS,
+        bytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+      }),
       executor,
     ),
     scripts: options.scripts ?? KERNEL_SCRIPT_BOOK,

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TASKS, startKernelServer } from '../demo-kernel/kernel-server';
+import { startKernelServer } from '../demo-kernel/kernel-server';
 import { KERNEL_SCRIPT_KEYWORDS } from '../demo-kernel/kernel-scripts';
 
 export interface ScriptedKernelOptions {
@@ -40,6 +40,6 @@ export function startScriptedKernel(options: ScriptedKernelOptions = {}): Promis
     host: options.host,
     port: options.port,
     token: options.token,
-    maxTasks: options.maxTasks ?? DEFAULT_MAX_TASKS,
+    maxTasks: options.maxTasks,
   });
 }

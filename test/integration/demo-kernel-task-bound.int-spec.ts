@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { KernelScriptBook } from '../../src/demo-kernel/kernel-script';
-import { DEFAULT_MAX_TASKS, startKernelServer, type KernelServer } from '../../src/demo-kernel/kernel-server';
+import {
+  DEFAULT_MAX_TASK_BYTES,
+  DEFAULT_MAX_TASKS,
+  startKernelServer,
+  type KernelServer,
+} from '../../src/demo-kernel/kernel-server';
 import { startScriptedKernel } from '../../src/testing';
 
 /** A turn with no steps: the task is opened and its turn ends at once (the count of tasks is what is checked). */
@@ -19,12 +24,12 @@ async function rpc(url: string, method: string, params: unknown): Promise<RpcAns
 }
 
 /** Opens `count` tasks, `parallel` at a time; their ids in the order they were opened. */
-async function openTasks(url: string, count: number, parallel = 25): Promise<string[]> {
+async function openTasks(url: string, count: number, parallel = 25, text = 'hello'): Promise<string[]> {
   const ids: string[] = [];
   for (let start = 0; start < count; start += parallel) {
     const batch = Array.from({ length: Math.min(parallel, count - start) }, () =>
       rpc(url, 'SendMessage', {
-        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
       }).then(({ result }) => String(result?.task?.id)),
     );
     ids.push(...(await Promise.all(batch)));
@@ -49,6 +54,19 @@ describe('the demo kernel keeps a bounded number of tasks', () => {
     expect(await isKnown(server.url, ids.at(-1)!)).toBe(true);
     expect(await isKnown(server.url, ids[0])).toBe(false);
   }, 120_000);
+
+  it('by default: tasks of half DEFAULT_MAX_TASK_BYTES each are dropped after four newer ones', async () => {
+    server = await startKernelServer({ scripts: INSTANT });
+    const ids = await openTasks(server.url, 5, 1, 'x'.repeat(DEFAULT_MAX_TASK_BYTES / 2));
+    // Generations of two: (1, 2), (3, 4), then 5 drops the first.
+    expect(await Promise.all(ids.map((id) => isKnown(server!.url, id)))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+  }, 60_000);
 
   it("the testing entry's kernel takes the bound as maxTasks", async () => {
     server = await startScriptedKernel({ maxTasks: 2 });
