@@ -39,6 +39,8 @@ async function openTasks(url: string, count: number, parallel = 25, text = 'hell
 
 const isKnown = async (url: string, taskId: string) =>
   (await rpc(url, 'GetTask', { id: taskId })).result?.id === taskId;
+/** Five tasks opened one after another in generations of two: (1, 2), (3, 4), then 5 drops the first. */
+const FIVE_IN_GENERATIONS_OF_TWO = [false, false, true, true, true];
 
 /**
  * The demo kernel (`npm start`, the demo image, `agui-a2a-gateway/testing`) keeps a bounded number of tasks
@@ -58,25 +60,12 @@ describe('the demo kernel keeps a bounded number of tasks', () => {
   it('by default: tasks of half DEFAULT_MAX_TASK_BYTES each are dropped after four newer ones', async () => {
     server = await startKernelServer({ scripts: INSTANT });
     const ids = await openTasks(server.url, 5, 1, 'x'.repeat(DEFAULT_MAX_TASK_BYTES / 2));
-    // Generations of two: (1, 2), (3, 4), then 5 drops the first.
-    expect(await Promise.all(ids.map((id) => isKnown(server!.url, id)))).toEqual([
-      false,
-      false,
-      true,
-      true,
-      true,
-    ]);
+    expect(await Promise.all(ids.map((id) => isKnown(server!.url, id)))).toEqual(FIVE_IN_GENERATIONS_OF_TWO);
   }, 60_000);
 
   it("the testing entry's kernel takes the bound as maxTasks", async () => {
     server = await startScriptedKernel({ maxTasks: 2 });
     const ids = await openTasks(server.url, 5, 1);
-    expect(await Promise.all(ids.map((id) => isKnown(server!.url, id)))).toEqual([
-      false,
-      false,
-      true,
-      true,
-      true,
-    ]);
+    expect(await Promise.all(ids.map((id) => isKnown(server!.url, id)))).toEqual(FIVE_IN_GENERATIONS_OF_TWO);
   }, 60_000);
 });
