@@ -1,4 +1,4 @@
-import type { Task } from '@a2a-js/sdk';
+import { TaskState, type Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { approximateTaskBytes, RecentTaskStore } from './recent-task-store';
 
@@ -68,6 +68,31 @@ describe('RecentTaskStore', () => {
     await store.save(sized('fifth', 100), context);
     await store.save(sized('sixth', 1), context); // and are dropped now
     expect(await isKept(store, 'growing')).toBe(false);
+  });
+});
+
+describe('RecentTaskStore: a task whose turn runs', () => {
+  const inState = (id: string, state: TaskState): Task =>
+    ({
+      id,
+      contextId: 'ctx',
+      status: { state },
+      history: [],
+      artifacts: [],
+      metadata: undefined,
+    }) as unknown as Task;
+
+  it('outlives its generation until it is saved finished; a parked one does not', async () => {
+    const store = new RecentTaskStore({ tasks: 2, bytes: Infinity });
+    await store.save(inState('running', TaskState.TASK_STATE_WORKING), context);
+    await store.save(inState('parked', TaskState.TASK_STATE_INPUT_REQUIRED), context);
+    for (const id of ['t3', 't4', 't5'])
+      await store.save(inState(id, TaskState.TASK_STATE_COMPLETED), context);
+    expect([await isKept(store, 'running'), await isKept(store, 'parked')]).toEqual([true, false]);
+    await store.save(inState('running', TaskState.TASK_STATE_COMPLETED), context);
+    for (const id of ['t6', 't7', 't8', 't9'])
+      await store.save(inState(id, TaskState.TASK_STATE_COMPLETED), context);
+    expect(await isKept(store, 'running')).toBe(false);
   });
 });
 

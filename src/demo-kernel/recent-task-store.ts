@@ -1,4 +1,4 @@
-import type { ListTasksRequest, ListTasksResponse, Part, Task } from '@a2a-js/sdk';
+import { TaskState, type ListTasksRequest, type ListTasksResponse, type Part, type Task } from '@a2a-js/sdk';
 import { InMemoryTaskStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 
 /** What one generation of RecentTaskStore may hold before the next task opens a new one. */
@@ -11,7 +11,8 @@ export interface RecentTaskLimits {
 /**
  * The SDK's in-memory task store, less its memory: two generations of tasks — once the current one holds
  * `limits.tasks` tasks or `limits.bytes` of content, the next new task starts a new one, and the oldest
- * generation is dropped — so at most 2 × the limits (plus the last task saved) are kept, the most recent ones.
+ * generation is dropped, less the tasks whose turn still runs — so at most 2 × the limits (plus the last task
+ * saved and the running ones) are kept, the most recent ones.
  * The demo kernel's store (`npm start`, the demo image, `agui-a2a-gateway/testing`, the tests' kernel
  * process): one keeping every task (and the bodies in their history, megabytes each for a hostile client)
  * grows with each run; a dropped task is unknown to the kernel, as after its restart. `list` sees the current
@@ -20,8 +21,9 @@ export interface RecentTaskLimits {
 export class RecentTaskStore implements TaskStore {
   private current = new InMemoryTaskStore();
   private previous = new InMemoryTaskStore();
-  /** The current generation's tasks, each with its size when last saved. */
-  private bytesInCurrent = new Map<string, number>();
+  /** Each generation's tasks, with their size and state when last saved. */
+  private savedInCurrent = new Map<string, SavedTask>();
+  private savedInPrevious = new Map<string, SavedTask>();
   private currentBytes = 0;
 
   constructor(private readonly limits: RecentTaskLimits) {}
@@ -31,22 +33,53 @@ export class RecentTaskStore implements TaskStore {
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    const isFull = this.bytesInCurrent.size >= this.limits.tasks || this.currentBytes >= this.limits.bytes;
-    if (!this.bytesInCurrent.has(task.id) && isFull) {
-      this.previous = this.current;
-      this.current = new InMemoryTaskStore();
-      this.bytesInCurrent = new Map();
-      this.currentBytes = 0;
-    }
+    const isFull = this.savedInCurrent.size >= this.limits.tasks || this.currentBytes >= this.limits.bytes;
+    if (!this.savedInCurrent.has(task.id) && isFull) await this.startGeneration();
     const bytes = approximateTaskBytes(task);
-    this.currentBytes += bytes - (this.bytesInCurrent.get(task.id) ?? 0);
-    this.bytesInCurrent.set(task.id, bytes);
+    this.currentBytes += bytes - (this.savedInCurrent.get(task.id)?.bytes ?? 0);
+    this.savedInCurrent.set(task.id, { bytes, isRunning: isRunning(task), context });
     await this.current.save(task, context);
+  }
+
+  /** The current generation becomes the previous one; of the one dropped, a task whose turn runs is kept. */
+  private async startGeneration(): Promise<void> {
+    const dropped = this.previous;
+    const running = [...this.savedInPrevious].filter(
+      ([taskId, saved]) => saved.isRunning && !this.savedInCurrent.has(taskId),
+    );
+    this.previous = this.current;
+    this.savedInPrevious = this.savedInCurrent;
+    this.current = new InMemoryTaskStore();
+    this.savedInCurrent = new Map();
+    this.currentBytes = 0;
+    for (const [taskId, saved] of running) {
+      const task = await dropped.load(taskId, saved.context);
+      if (!task) continue;
+      this.currentBytes += saved.bytes;
+      this.savedInCurrent.set(taskId, saved);
+      await this.current.save(task, saved.context);
+    }
   }
 
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     return this.current.list(params, context);
   }
+}
+
+interface SavedTask {
+  readonly bytes: number;
+  /** Submitted or working: its turn still publishes, so it must stay known. */
+  readonly isRunning: boolean;
+  readonly context: ServerCallContext;
+}
+
+const RUNNING_STATES: ReadonlySet<TaskState | undefined> = new Set([
+  TaskState.TASK_STATE_SUBMITTED,
+  TaskState.TASK_STATE_WORKING,
+]);
+
+function isRunning(task: Task): boolean {
+  return RUNNING_STATES.has(task.status?.state);
 }
 
 /**

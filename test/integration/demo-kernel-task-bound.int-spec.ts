@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { endOfTurnFrames } from '../../src/demo-kernel/kernel-frames';
 import type { KernelScriptBook } from '../../src/demo-kernel/kernel-script';
 import {
   DEFAULT_MAX_TASK_BYTES,
@@ -8,8 +9,13 @@ import {
 } from '../../src/demo-kernel/kernel-server';
 import { startScriptedKernel } from '../../src/testing';
 
-/** A turn with no steps: the task is opened and its turn ends at once (the count of tasks is what is checked). */
-const INSTANT: KernelScriptBook = { select: () => ({ name: 'instant', steps: () => [] }) };
+/** A turn that ends at once, as the kernel ends one (the count of tasks is what is checked). */
+const INSTANT: KernelScriptBook = {
+  select: () => ({
+    name: 'instant',
+    steps: (input) => endOfTurnFrames(input, '').map((frame) => ({ kind: 'frame', frame })),
+  }),
+};
 
 /** The two answers read here: SendMessage's `result.task`, GetTask's bare task; an unknown task an error. */
 type RpcAnswer = { result?: { id?: string; task?: { id: string } }; error?: unknown };
