@@ -6,8 +6,9 @@
  *   clients on all four surfaces (support/hostile-requests.ts), and after idling (90 s by default); with
  *   FUZZ_FORCE_GC=1 the V8 heap used after a forced full GC at start and at the end;
  * - each figure against its target (support/fuzz-targets.ts), met or not.
- * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own (the
- * embedded demo kernel keeps every task it ran in memory).
+ * The kernel is the scripted one in its own process, as in production, so the gateway's RSS is its own;
+ * FUZZ_AS_NPM_START=1 measures the service as `npm start` runs it instead: the demo build (`dist/demo-kernel/
+ * demo-main.js`, IAC_CODE_AGUI_UPSTREAM=demo) with the embedded demo kernel in the same process.
  * A measurement to quote, not a test: `npm run fuzz:memory -- [count] [concurrency] [seed]`; FUZZ_IDLE_SECONDS sets
  * the idle time. The service starts as shipped: the image's NODE_OPTIONS, and without an LD_PRELOAD allocator the
  * glibc settings of `npm start` (GLIBC_MALLOC_ENV), and `--expose-gc` on its command line (so the memory reclaimer
@@ -19,7 +20,7 @@
  * and prints it once more, to tell a heap V8 has not collected yet from one still referenced. FUZZ_RECLAIMER_LOG=1
  * runs the service at `debug` and prints the memory reclaimer's collections (reason, heap, pause) as they happen.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -66,8 +67,10 @@ async function main(): Promise<void> {
   const shipped = process.env.FUZZ_NODE_DEFAULTS !== '1';
   const serviceNodeOptions = process.env.NODE_OPTIONS ?? (shipped ? IMAGE_NODE_OPTIONS : undefined);
   delete process.env.NODE_OPTIONS;
+  const asNpmStart = process.env.FUZZ_AS_NPM_START === '1';
+  if (asNpmStart) buildDemoInto(buildDir);
   // It keeps the most recent 1,000 tasks and no journal: a kernel keeping all would outgrow the machine.
-  const kernel = await startKernelUpstream({ maxTasks: 1000, journal: false });
+  const kernel = asNpmStart ? undefined : await startKernelUpstream({ maxTasks: 1000, journal: false });
   const port = await findFreeLoopbackPort();
   const url = `http://127.0.0.1:${port}/`;
   const forceGc = process.env.FUZZ_FORCE_GC === '1';
@@ -77,12 +80,13 @@ async function main(): Promise<void> {
     ...(shipped || forceGc ? ['--expose-gc'] : []),
     ...(forceGc ? ['--require', path.join(__dirname, 'support/gc-on-signal.cjs')] : []),
   ];
-  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), [...gcFlags, 'dist/main.js'], {
+  const entry = asNpmStart ? 'dist/demo-kernel/demo-main.js' : 'dist/main.js';
+  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/node'), [...gcFlags, entry], {
     cwd: buildDir,
     env: {
       PATH: process.env.PATH,
       HOME: os.homedir(),
-      IAC_CODE_AGUI_A2A_URL: kernel.url,
+      ...(kernel ? { IAC_CODE_AGUI_A2A_URL: kernel.url } : { IAC_CODE_AGUI_UPSTREAM: 'demo' }),
       IAC_CODE_AGUI_PORT: String(port),
       IAC_CODE_AGUI_STATE_DIR: stateDir,
       IAC_CODE_AGUI_ALLOWED_CWDS: root,
@@ -139,7 +143,7 @@ async function main(): Promise<void> {
         forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'inv-1', cwd: fields.cwd ?? root } },
       });
     console.log(
-      `service: NODE_OPTIONS=${serviceNodeOptions ?? '(none)'}, allocator ${process.env.LD_PRELOAD ? `LD_PRELOAD=${process.env.LD_PRELOAD}` : shipped ? 'glibc with GLIBC_MALLOC_ENV' : "glibc's defaults"}`,
+      `service: ${entry}, NODE_OPTIONS=${serviceNodeOptions ?? '(none)'}, allocator ${process.env.LD_PRELOAD ? `LD_PRELOAD=${process.env.LD_PRELOAD}` : shipped ? 'glibc with GLIBC_MALLOC_ENV' : "glibc's defaults"}`,
     );
     const atStart = rssMb(child.pid!);
     console.log(`RSS at start: ${atStart.toFixed(1)} MB`);
@@ -283,11 +287,20 @@ async function main(): Promise<void> {
       console.log(`  ${met ? 'met' : 'NOT MET'}: ${target}: ${measured}`);
   } finally {
     child.kill('SIGTERM');
-    await kernel.close();
+    await kernel?.close();
     rmSync(root, { recursive: true, force: true });
     rmSync(stateDir, { recursive: true, force: true });
     rmSync(buildRoot, { recursive: true, force: true });
   }
+}
+
+/** `npm run build:demo` into the snapshot: the demo entry point and its kernel next to the production build. */
+function buildDemoInto(buildDir: string): void {
+  const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.demo.json', '--outDir', path.join(buildDir, 'dist')], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
 }
 
 main().then(

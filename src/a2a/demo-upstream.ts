@@ -11,7 +11,8 @@ export type StartDemoKernel = (options: { host: string; port: number; token: str
 export const DEMO_NOT_BUILT_MESSAGE =
   'IAC_CODE_AGUI_UPSTREAM=demo, but this production build holds no demo agent: set IAC_CODE_AGUI_A2A_URL ' +
   'to an A2A kernel or put the iac-code executable on PATH (IAC_CODE_AGUI_UPSTREAM=auto); for the demo ' +
-  'agent run `npm start`, or build the image with `--target demo`.';
+  'agent run `npm start`, or build the image with `--target demo`; in a host, start the scripted kernel of ' +
+  '`agui-a2a-gateway/testing` (`startScriptedKernel()`) and set IAC_CODE_AGUI_A2A_URL to its url.';
 
 let provided: StartDemoKernel | undefined;
 

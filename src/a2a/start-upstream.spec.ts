@@ -10,7 +10,9 @@ describe('startUpstream with IAC_CODE_AGUI_UPSTREAM=demo (docs/architecture.md#d
     const started = startUpstream(demoConfig());
     await expect(started).rejects.toThrow(ConfigError);
     await expect(started).rejects.toThrow(DEMO_NOT_BUILT_MESSAGE);
-    expect(DEMO_NOT_BUILT_MESSAGE).toMatch(/IAC_CODE_AGUI_A2A_URL.*iac-code.*npm start.*--target demo/);
+    expect(DEMO_NOT_BUILT_MESSAGE).toMatch(
+      /IAC_CODE_AGUI_A2A_URL.*iac-code.*npm start.*--target demo.*startScriptedKernel/,
+    );
   });
 
   it('starts the registered demo kernel on loopback with a fresh token, and stops it with the upstream', async () => {

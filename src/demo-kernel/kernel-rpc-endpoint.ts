@@ -16,6 +16,7 @@ import type { KernelScriptBook } from './kernel-script';
 import { writeJson, writeKernelSse } from './kernel-sse-writer';
 import type { PendingKernelInputs, PermissionReceipt } from './pending-kernel-inputs';
 import { userTextOf } from './user-text-of';
+import { withWaitingInputs } from './waiting-inputs-snapshot';
 
 export interface KernelRpcEndpointOptions {
   readonly card: AgentCard;
@@ -111,7 +112,7 @@ export class KernelRpcEndpoint {
     }
     const answer = await this.transport.handle(rpc ?? body, context);
     if (isAsyncIterable(answer)) return this.stream(answer, requestId, response);
-    writeJson(response, 200, this.withWaitingInputs(method, answer));
+    writeJson(response, 200, withWaitingInputs(this.options.inputs, method, answer));
   }
 
   /**
@@ -219,7 +220,10 @@ export class KernelRpcEndpoint {
       { jsonrpc: '2.0', id: requestId, method: 'GetTask', params: { id: taskId } },
       context,
     );
-    const { result, error } = this.withWaitingInputs('GetTask', got) as { result?: unknown; error?: unknown };
+    const { result, error } = withWaitingInputs(this.options.inputs, 'GetTask', got) as {
+      result?: unknown;
+      error?: unknown;
+    };
     return writeJson(response, 200, {
       jsonrpc: '2.0',
       id: requestId,
@@ -238,41 +242,6 @@ export class KernelRpcEndpoint {
       clock: this.options.clock,
       toJsonRpcError: (error) => JsonRpcTransportHandler.mapToJSONRPCError(error),
     });
-  }
-
-  /**
-   * A waiting task's snapshot shows what it waits for in `metadata.iac_code`, as the kernel's does; the
-   * SDK's task store keeps only the status, not the update's metadata (docs/behaviour/interrupts.md#resume-preparation step 5). The task
-   * is the `result` of GetTask and `result.task` of SendMessage.
-   */
-  private withWaitingInputs(method: string, answer: unknown): unknown {
-    const result = (answer as { result?: Record<string, unknown> } | undefined)?.result;
-    if (method === 'GetTask' && result) return { ...(answer as object), result: this.taskWithInputs(result) };
-    if (method === 'SendMessage' && result?.task)
-      return { ...(answer as object), result: { ...result, task: this.taskWithInputs(result.task) } };
-    return answer;
-  }
-
-  private taskWithInputs(task: unknown): unknown {
-    const wire = task as
-      | {
-          id?: unknown;
-          contextId?: unknown;
-          status?: { state?: unknown };
-          metadata?: Record<string, unknown>;
-        }
-      | undefined;
-    const inputs =
-      typeof wire?.id === 'string'
-        ? this.options.inputs.snapshotInputsOf(wire.id, wire.status?.state)
-        : undefined;
-    if (!wire || !inputs) return task;
-    const iacCode = {
-      ...(wire.metadata?.iac_code as Record<string, unknown> | undefined),
-      iacCodeSessionId: kernelSessionId(String(wire.contextId ?? '')),
-      ...inputs,
-    };
-    return { ...wire, metadata: { ...wire.metadata, iac_code: iacCode } };
   }
 
   /** The `http-500` script answers before any stream, so the script is chosen here, from the request. */

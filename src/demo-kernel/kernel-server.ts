@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentCard } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { SystemClock } from '../common/clock';
 import { httpUrl } from '../common/http-url';
 import { buildKernelAgentCard } from './kernel-agent-card';
@@ -49,9 +49,19 @@ export interface KernelServerOptions {
   readonly holds?: KernelHolds;
   /** The Pipeline envelopes the scripts publish, when a test process waits on them (`/__test/pipeline-reached`). */
   readonly pipelines?: PipelineJournal;
-  /** Keep only this many tasks, the most recently saved (RecentTaskStore); default all of them. */
+  /**
+   * Keep only the most recently saved tasks, up to twice this many (RecentTaskStore); default
+   * DEFAULT_MAX_TASKS. The SDK's own store keeps every task for ever: the demo service would grow with each run.
+   */
   readonly maxTasks?: number;
+  /** And up to about twice this much of their content; default DEFAULT_MAX_TASK_BYTES. */
+  readonly maxTaskBytes?: number;
 }
+
+/** Far more than a demo or test session keeps open or parked; with the bytes, bounds the demo service's memory. */
+export const DEFAULT_MAX_TASKS = 1000;
+/** Hundreds of ordinary turns, a few hostile multi-megabyte ones. */
+export const DEFAULT_MAX_TASK_BYTES = 8 * 1024 * 1024;
 
 export interface KernelServer {
   /** Base URL ending with '/'. */
@@ -74,7 +84,10 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
     card,
     requestHandler: new DefaultRequestHandler(
       card,
-      options.maxTasks === undefined ? new InMemoryTaskStore() : new RecentTaskStore(options.maxTasks),
+      new RecentTaskStore({
+        tasks: options.maxTasks ?? DEFAULT_MAX_TASKS,
+        bytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+      }),
       executor,
     ),
     scripts: options.scripts ?? KERNEL_SCRIPT_BOOK,

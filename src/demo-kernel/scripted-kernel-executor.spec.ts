@@ -1,10 +1,6 @@
-import { SendMessageRequest, StreamResponse, Task, type Message } from '@a2a-js/sdk';
-import {
-  RequestContext,
-  ServerCallContext,
-  type AgentExecutionEvent,
-  type ExecutionEventBus,
-} from '@a2a-js/sdk/server';
+import { SendMessageRequest, Task, type Message } from '@a2a-js/sdk';
+import { RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { RecordingEventBus } from '../../test/support/fakes/recording-event-bus';
 import type { Clock } from '../common/clock';
 import { faultOfEnvelope } from './faults/kernel-fault-marker';
 import { kernelSessionId, textDeltaFrame } from './kernel-frames';
@@ -24,28 +20,6 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const NOW = Date.UTC(2026, 10, 30, 12, 0, 0, 0);
 const fixedClock: Clock = { now: () => NOW, uuid: () => 'uuid-1' };
-
-/** Records what the executor publishes, as the wire JSON the transport would write. */
-class RecordingBus implements ExecutionEventBus {
-  readonly frames: Json[] = [];
-  publish(event: AgentExecutionEvent): void {
-    const payload = { $case: event.kind, value: event.data } as StreamResponse['payload'];
-    this.frames.push(StreamResponse.toJSON({ payload }) as Json);
-  }
-  on(): this {
-    return this;
-  }
-  off(): this {
-    return this;
-  }
-  once(): this {
-    return this;
-  }
-  removeAllListeners(): this {
-    return this;
-  }
-  finished(): void {}
-}
 
 /** A book with one script per first word of the message. */
 function bookOf(
@@ -112,7 +86,7 @@ const stateOf = (frame: Json): string => frame.task?.status.state ?? frame.statu
 const textOf = (frame: Json): string | undefined => frame.statusUpdate?.status.message?.parts[0].text;
 
 /** Resolves once `bus` has `count` frames (the executor publishes from timers and promises). */
-async function framesReached(bus: RecordingBus, count: number): Promise<void> {
+async function framesReached(bus: RecordingEventBus, count: number): Promise<void> {
   for (let i = 0; i < 200 && bus.frames.length < count; i++) await new Promise((r) => setTimeout(r, 1));
   expect(bus.frames.length).toBeGreaterThanOrEqual(count);
 }
@@ -125,7 +99,7 @@ describe('ScriptedKernelExecutor', () => {
   afterEach(() => executor.dispose());
 
   it('opens a new task like the kernel, then plays the script in order', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     await executor.execute(contextFor('hello'), bus);
 
     expect(bus.frames.map(stateOf)).toEqual([
@@ -153,14 +127,14 @@ describe('ScriptedKernelExecutor', () => {
       contextId: 'ctx-1',
       status: { state: 'TASK_STATE_INPUT_REQUIRED' },
     });
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     await executor.execute(contextFor('hello', existing), bus);
     expect(bus.frames.map(stateOf).slice(0, 2)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING']);
     expect(bus.frames[0].task.id).toBe('task-7');
   });
 
   it('cancel during a pause publishes CANCELED at once and skips the rest of the script', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     const running = executor.execute(contextFor('wait'), bus);
     await framesReached(bus, 4);
     await executor.cancelTask('task-1', bus);
@@ -170,7 +144,7 @@ describe('ScriptedKernelExecutor', () => {
   });
 
   it('cancel of a parked silent task publishes CANCELED and ends the turn', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     const running = executor.execute(contextFor('silent'), bus);
     await framesReached(bus, 3);
     await executor.cancelTask('task-1', bus);
@@ -184,8 +158,8 @@ describe('ScriptedKernelExecutor', () => {
   });
 
   it('cancel after the turn ended publishes CANCELED itself, with the task context (docs/behaviour/a2a.md#sdk-notes)', async () => {
-    await executor.execute(contextFor('hello'), new RecordingBus());
-    const cancelBus = new RecordingBus();
+    await executor.execute(contextFor('hello'), new RecordingEventBus());
+    const cancelBus = new RecordingEventBus();
     await executor.cancelTask('task-1', cancelBus);
     expect(cancelBus.frames).toHaveLength(1);
     expect(cancelBus.frames[0].statusUpdate).toMatchObject({
@@ -196,7 +170,7 @@ describe('ScriptedKernelExecutor', () => {
   });
 
   it('hang-cancel: cancel publishes nothing; only dispose ends the turn, still silently', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     const running = executor.execute(contextFor('stuck'), bus);
     await framesReached(bus, 3);
     await executor.cancelTask('task-1', bus);
@@ -208,7 +182,7 @@ describe('ScriptedKernelExecutor', () => {
   });
 
   it('a fault step publishes a marker the transport recognises on the wire, and stops the script', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     await executor.execute(contextFor('drop'), bus);
     const last = bus.frames[bus.frames.length - 1];
     expect(faultOfEnvelope({ jsonrpc: '2.0', id: 1, result: last })).toEqual({ kind: 'drop' });
@@ -216,7 +190,7 @@ describe('ScriptedKernelExecutor', () => {
   });
 
   it('an end-stream fault only marks where the open stream ends: the script goes on (docs/behaviour/interrupts.md#continuation)', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     await executor.execute(contextFor('cut'), bus);
     const markers = bus.frames.filter((frame) => faultOfEnvelope({ jsonrpc: '2.0', id: 1, result: frame }));
     expect(markers).toHaveLength(1);
@@ -255,7 +229,7 @@ describe('ScriptedKernelExecutor: waiting for input', () => {
   });
 
   it('parks at INPUT_REQUIRED, registers the input, and ends the turn', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     await executor.execute(contextFor('ask'), bus);
     expect(bus.frames.map(stateOf).slice(-2)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
     expect(bus.frames[bus.frames.length - 1].statusUpdate.metadata.iac_code.input.inputId).toBe(
@@ -267,10 +241,10 @@ describe('ScriptedKernelExecutor: waiting for input', () => {
   });
 
   it('the next message on the task continues the parked turn with the delivered answer', async () => {
-    await executor.execute(contextFor('ask'), new RecordingBus());
+    await executor.execute(contextFor('ask'), new RecordingEventBus());
     expect(executor.state.inputs.accept('task-1', allow)).toBe('new-turn');
     executor.state.inputs.deliver('task-1', allow);
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     await executor.execute(answerOf(parkedTask), bus);
     expect(bus.frames.map(stateOf)).toEqual([
       'TASK_STATE_INPUT_REQUIRED',
@@ -282,7 +256,7 @@ describe('ScriptedKernelExecutor: waiting for input', () => {
   });
 
   it('a sideband wait keeps the turn running until the answer arrives; envelopes are journaled', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     const running = executor.execute(contextFor('sideband'), bus);
     await framesReached(bus, 5);
     expect(executor.state.inputs.accept('task-1', allow)).toBe('running-turn');
@@ -296,15 +270,15 @@ describe('ScriptedKernelExecutor: waiting for input', () => {
   });
 
   it('cancel of a parked task publishes CANCELED and forgets what it waited for', async () => {
-    await executor.execute(contextFor('ask'), new RecordingBus());
-    const bus = new RecordingBus();
+    await executor.execute(contextFor('ask'), new RecordingEventBus());
+    const bus = new RecordingEventBus();
     await executor.cancelTask('task-1', bus);
     expect(bus.frames.map(stateOf)).toEqual(['TASK_STATE_CANCELED']);
     expect(executor.state.inputs.viewOf('task-1')).toBeUndefined();
   });
 
   it('cancel during a sideband wait ends the turn with CANCELED', async () => {
-    const bus = new RecordingBus();
+    const bus = new RecordingEventBus();
     const running = executor.execute(contextFor('sideband'), bus);
     await framesReached(bus, 5);
     await executor.cancelTask('task-1', bus);

@@ -45,7 +45,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   cancellation: ['config', 'common', 'i18n', 'wire', 'a2a', 'interrupts', 'threads'],
   health: ['config', 'common', 'a2a', 'threads'],
   playground: ['config', 'common'],
-  testing: ['common', 'threads'],
+  testing: ['common', 'threads', 'demo-kernel'],
   http: [
     'config',
     'common',

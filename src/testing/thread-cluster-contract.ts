@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import type { ThreadCluster } from '../threads/thread-cluster';
-import type { ContractCase } from './contract-case';
+import {
+  boundedCases,
+  type ContractCase,
+  type ContractSuiteOptions,
+  type UnboundedCase,
+} from './contract-case';
 import { sampleThreadState } from './sample-thread-state';
 
 /**
@@ -22,9 +27,11 @@ export interface ThreadClusterUnderTest {
  * versioned compare-and-set writes, one run lease per thread with a fencing token, a per-thread lock that
  * excludes the other replica, and a cancel broadcast that reaches it. Each case writes through one replica
  * and checks through the other. Lease expiry (a crashed replica's TTL) is the implementation's own test.
+ * Every case is bounded (`options.timeoutMs`): a call that never answers, or a cancel nobody hears, fails it.
  */
 export function threadClusterContractCases(
   makeCluster: () => Promise<ThreadClusterUnderTest>,
+  options: ContractSuiteOptions = {},
 ): ContractCase[] {
   type Body = (a: ThreadCluster, b: ThreadCluster, subject: ThreadClusterUnderTest) => Promise<void>;
   const withReplicas = (body: Body) => async () => {
@@ -36,7 +43,7 @@ export function threadClusterContractCases(
     }
   };
   const state = sampleThreadState;
-  return [
+  const cases: UnboundedCase[] = [
     {
       name: 'reads a thread it has never written as version 0, no document, no lease',
       run: withReplicas(async (a) => {
@@ -159,4 +166,5 @@ export function threadClusterContractCases(
       }),
     },
   ];
+  return boundedCases(cases, options);
 }

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { ErrorCode } from '../common/error-code';
 import type { ThreadState } from '../threads/thread-state';
 import type { ThreadStore } from '../threads/thread-store';
-import type { ContractCase } from './contract-case';
+import {
+  boundedCases,
+  type ContractCase,
+  type ContractSuiteOptions,
+  type UnboundedCase,
+} from './contract-case';
 import { sampleThreadState } from './sample-thread-state';
 
 /** A fresh, empty store for one case, and how to put a damaged document behind its back. */
@@ -15,9 +20,13 @@ export interface ThreadStoreUnderTest {
 
 /**
  * What every ThreadStore must do (docs/embedding.md#thread-stores): the built-in file and Redis stores run
- * exactly these cases, and so should a host's. `makeStore` is called once per case.
+ * exactly these cases, and so should a host's. `makeStore` is called once per case; every case is bounded
+ * (`options.timeoutMs`).
  */
-export function threadStoreContractCases(makeStore: () => Promise<ThreadStoreUnderTest>): ContractCase[] {
+export function threadStoreContractCases(
+  makeStore: () => Promise<ThreadStoreUnderTest>,
+  options: ContractSuiteOptions = {},
+): ContractCase[] {
   const withStore =
     (body: (store: ThreadStore, subject: ThreadStoreUnderTest) => Promise<void>) => async () => {
       const subject = await makeStore();
@@ -35,7 +44,7 @@ export function threadStoreContractCases(makeStore: () => Promise<ThreadStoreUnd
     { name: 'long ids', ids: ['T'.repeat(115), 'T'.repeat(116)] },
     { name: 'non-ASCII ids', ids: ['会话'.repeat(40), '会话'] },
   ];
-  return [
+  const cases: UnboundedCase[] = [
     {
       name: 'answers undefined for a thread it has never saved',
       run: withStore((store) => loads(store, 'thread-missing', undefined)),
@@ -124,4 +133,5 @@ export function threadStoreContractCases(makeStore: () => Promise<ThreadStoreUnd
       run: withStore(async (store) => assert.equal(await store.checkReady(), undefined)),
     },
   ];
+  return boundedCases(cases, options);
 }

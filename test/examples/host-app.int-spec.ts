@@ -57,14 +57,16 @@ function startHost(app: string, env: NodeJS.ProcessEnv): { child: ChildProcess; 
 }
 
 /**
- * examples/host-app as a platform team uses it (docs/embedding.md): the packed tarball installed into a fresh
- * copy of the example next to rxjs 7.8.2, compiled with skipLibCheck off, run as its own process with Nest's
- * body parser on, against a real A2A server.
+ * examples/host-app as a platform team uses it (docs/embedding.md): a fresh copy of the example at the same
+ * place relative to the packed tarball as in the checkout (`npm run pack:lib` writes it at the root), installed
+ * with a bare `npm install` (its package.json names the tarball, next to rxjs 7.8.2), compiled with
+ * skipLibCheck off, run as its own process with Nest's body parser on, against a real A2A server.
  */
 describe('examples/host-app installed from the packed tarball', () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'agui-host-app-pack-'));
-  const app = path.join(directory, 'app');
+  const app = path.join(directory, 'examples/host-app');
   const auditLogPath = path.join(directory, 'audit.jsonl');
+  let tarball: string;
   let upstream: KernelUpstream;
   let host: ChildProcess | undefined;
   let agentUrl: string;
@@ -72,12 +74,12 @@ describe('examples/host-app installed from the packed tarball', () => {
   const as = (user: string) => ({ headers: { 'x-user-id': user } });
 
   beforeAll(async () => {
-    const { tarball } = packLibrary(directory);
-    mkdirSync(app);
+    tarball = packLibrary(directory).tarball;
+    mkdirSync(app, { recursive: true });
     for (const file of ['package.json', 'tsconfig.json', 'src'])
       cpSync(path.join(EXAMPLE, file), path.join(app, file), { recursive: true });
     // No --force, no --legacy-peer-deps: the host's rxjs 7.8.2 must meet the package's peer range.
-    await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], {
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
       cwd: app,
       env: ENV,
     });
@@ -118,6 +120,21 @@ describe('examples/host-app installed from the packed tarball', () => {
       return [];
     }
   };
+
+  it('installs the packed tarball its package.json names (never a registry name)', () => {
+    const { dependencies } = JSON.parse(readFileSync(path.join(EXAMPLE, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(dependencies['agui-a2a-gateway']).toBe(
+      `file:${path.relative(app, tarball).split(path.sep).join('/')}`,
+    );
+    const lock = JSON.parse(readFileSync(path.join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string }>;
+    };
+    expect(lock.packages['node_modules/agui-a2a-gateway'].resolved).toBe(
+      `file:${path.relative(app, tarball).split(path.sep).join('/')}`,
+    );
+  });
 
   it('installed next to rxjs 7.8.2 without flags and type-checks with skipLibCheck off', () => {
     const installed = (name: string) =>

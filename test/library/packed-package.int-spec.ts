@@ -92,6 +92,9 @@ describe('the packed package', () => {
       ]),
     );
     expect(tarballEntries.filter((entry) => entry.startsWith('docs/') && !entry.endsWith('.md'))).toEqual([]);
+    // The scripted kernel of the testing entry, not the demo service's entry point.
+    expect(tarballEntries).toContain('dist/demo-kernel/kernel-server.js');
+    expect(tarballEntries.filter((entry) => /demo-main|with-demo-kernel/.test(entry))).toEqual([]);
     expect(
       tarballEntries.filter((entry) => /\.spec\.|\.ts$/.test(entry) && !entry.endsWith('.d.ts')),
     ).toEqual([]);
@@ -171,10 +174,15 @@ describe('the packed package', () => {
     60_000,
   );
 
+  it("the main entry loads none of the testing entry's scripted kernel", () => {
+    const probe = `require('agui-a2a-gateway'); console.log(Object.keys(require.cache).filter((f) => /demo-kernel|testing/.test(f)).length);`;
+    expect(run(NODE, ['-e', probe], consumer).trim()).toBe('0');
+  }, 60_000);
+
   it('loads at runtime from the package name', () => {
     const probe = `const g = require('agui-a2a-gateway'); console.log(typeof g.AguiGatewayModule.forRoot, g.ErrorCode.THREAD_BUSY);`;
     expect(run(NODE, ['-e', probe], consumer).trim()).toBe('function THREAD_BUSY');
-    const testing = `const t = require('agui-a2a-gateway/testing'); console.log(typeof t.threadStoreContractCases, typeof t.threadClusterContractCases);`;
-    expect(run(NODE, ['-e', testing], consumer).trim()).toBe('function function');
+    const testing = `const t = require('agui-a2a-gateway/testing'); console.log(typeof t.threadStoreContractCases, typeof t.threadClusterContractCases, typeof t.startScriptedKernel);`;
+    expect(run(NODE, ['-e', testing], consumer).trim()).toBe('function function function');
   }, 60_000);
 });
