@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { CLOCK, type Clock } from '../common/clock';
-import { THREAD_STORE, type ThreadStore } from './thread-store';
+import { THREAD_STORE, storeFailureReason, type ThreadStore } from './thread-store';
 
 /**
  * The store is probed at most this often: the file store's probe is a real write and fsync, and the
@@ -14,7 +14,8 @@ export const STORE_PROBE_INTERVAL_MS = 5000;
  */
 export const STORE_PROBE_DEADLINE_MS = 1000;
 
-type ProbeResult = 'up' | 'unavailable' | 'no answer in time';
+/** `up`, `no answer in time`, or the failure (storeFailureReason: a file store's names its errno and path). */
+type ProbeResult = string;
 
 /** Ready only when the thread store can write (the state directory, or Redis). */
 @Injectable()
@@ -44,7 +45,7 @@ export class ThreadStoreHealthIndicator {
       });
       const answered = this.store.checkReady().then(
         (): ProbeResult => 'up',
-        (): ProbeResult => 'unavailable',
+        (error: unknown): ProbeResult => storeFailureReason(error),
       );
       this.lastProbe = {
         at: now,

@@ -1,3 +1,4 @@
+import { AguiError } from '../common/agui-error';
 import type { ThreadState } from './thread-state';
 
 /** Injection token of the thread store (CONTRIBUTING.md): consumers write `@Inject(THREAD_STORE)`. */
@@ -16,4 +17,24 @@ export interface ThreadStore {
   save(state: ThreadState): Promise<void>;
   /** Resolves when the store can write (readiness probe); rejects with STATE_UNAVAILABLE otherwise. */
   checkReady(): Promise<void>;
+}
+
+/** The errno under a store failure (its cause chain), if the failure came from the file system. */
+export function errnoOfStoreFailure(error: unknown): NodeJS.ErrnoException | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (typeof (cause as NodeJS.ErrnoException).code === 'string' && !(cause instanceof AguiError)) {
+      return cause as NodeJS.ErrnoException;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What readiness says of a failed store probe: the errno and path of a file system failure
+ * (`unavailable: EACCES /var/lib/agui/threads/…`), or `unavailable` alone.
+ */
+export function storeFailureReason(error: unknown): string {
+  const errno = errnoOfStoreFailure(error);
+  if (!errno) return 'unavailable';
+  return errno.path ? `unavailable: ${errno.code} ${errno.path}` : `unavailable: ${errno.code}`;
 }
