@@ -66,9 +66,18 @@ describe('the final text of a turn whose answer the kernel already applied', () 
     return resumeRun(parked, allow(parked.interruptId), snapshot(parked.ids), { runId: 'run-3', registry });
   }
 
-  it('re-adopted while the task still works, its whole answer already sent: the text from GetTask, once', async () => {
+  it.each([
+    {
+      name: 'while the task still works, its whole answer already sent: the text from GetTask, once',
+      atGetTask: { text: ANSWER, final: true },
+    },
+    {
+      name: 'the text frame sent between GetTask and the subscription: the text from the task the subscription opens with',
+      atGetTask: {},
+    },
+  ])('re-adopted $name', async ({ atGetTask }) => {
     const { gateway, sink, delivered, ids } = await orphanedTurn((ids) =>
-      taskSnapshot(ids, 'TASK_STATE_WORKING', { text: ANSWER, final: true }),
+      taskSnapshot(ids, 'TASK_STATE_WORKING', atGetTask),
     );
     const subscribed = await gateway.stream(2);
     subscribed.push(taskSnapshot(ids, 'TASK_STATE_WORKING', { text: ANSWER, final: true }));
@@ -78,19 +87,6 @@ describe('the final text of a turn whose answer the kernel already applied', () 
     await expectConformantEvents(sink.events);
     expect(textOf(sink.events)).toBe(ANSWER);
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
-  });
-
-  it('re-adopted, the text frame sent between GetTask and the subscription: the text from the task the subscription opens with', async () => {
-    const { gateway, sink, delivered, ids } = await orphanedTurn((ids) =>
-      taskSnapshot(ids, 'TASK_STATE_WORKING'),
-    );
-    const subscribed = await gateway.stream(2);
-    subscribed.push(taskSnapshot(ids, 'TASK_STATE_WORKING', { text: ANSWER, final: true }));
-    subscribed.push(statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED'));
-    subscribed.end();
-    await delivered;
-    await expectConformantEvents(sink.events);
-    expect(textOf(sink.events)).toBe(ANSWER);
   });
 
   it('re-adopted while a delta is the last status message: no fragment is taken for the answer', async () => {
