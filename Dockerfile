@@ -27,6 +27,9 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY playground ./playground
 RUN npm run build
+# Type declarations and source maps are for the build and the editor: nothing at run time reads them.
+RUN find dist -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \
+      -o -name '*.ts.map' -o -name '*.js.map' -o -name '*.mjs.map' -o -name '*.cjs.map' \) -delete
 
 # ---- build-demo: the demo agent, compiled on its own (`npm run build:demo`) for the demo target only.
 FROM --platform=$BUILDPLATFORM build AS build-demo
@@ -47,6 +50,11 @@ RUN --mount=type=cache,target=/root/.npm \
       *) echo "unsupported TARGETARCH: $TARGETARCH" >&2; exit 1 ;; \
     esac \
  && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --os=linux --cpu="$npm_cpu" --libc=glibc
+# The same for the dependencies: @types/* packages (some are dependencies of runtime packages), declarations
+# and source maps; the image carries only what a start can load.
+RUN rm -rf node_modules/@types \
+ && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \
+      -o -name '*.ts.map' -o -name '*.js.map' -o -name '*.mjs.map' -o -name '*.cjs.map' \) -delete
 
 # ---- gateway: the runtime image.
 FROM ${NODE_IMAGE} AS gateway

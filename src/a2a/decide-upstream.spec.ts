@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/load-config';
-import { decideUpstream, NO_UPSTREAM_MESSAGE } from './decide-upstream';
+import { decideUpstream, NO_UPSTREAM_DEMO_HINT, NO_UPSTREAM_MESSAGE } from './decide-upstream';
 
 const IAC_CODE = '/usr/local/bin/iac-code';
 
@@ -44,13 +44,19 @@ describe('decideUpstream', () => {
     expect(decideUpstream(upstream, executable)).toEqual(expected);
   });
 
-  it('refuses to start with a message naming the three options when nothing is available', () => {
+  it('refuses to start when nothing is available, naming only what a production build can start', () => {
     const decide = () => decideUpstream({ mode: 'auto', allowRemote: false }, undefined);
 
     expect(decide).toThrow(ConfigError);
     expect(decide).toThrow(NO_UPSTREAM_MESSAGE);
-    expect(NO_UPSTREAM_MESSAGE).toMatch(
-      /IAC_CODE_AGUI_A2A_URL.*iac-code.*PATH.*IAC_CODE_AGUI_UPSTREAM=demo/s,
-    );
+    expect(NO_UPSTREAM_MESSAGE).toMatch(/IAC_CODE_AGUI_A2A_URL.*iac-code.*PATH/s);
+    expect(NO_UPSTREAM_MESSAGE).not.toContain('demo');
+  });
+
+  it('in a build that holds the demo agent, the refusal names it too', () => {
+    const decide = () => decideUpstream({ mode: 'auto', allowRemote: false }, undefined, true);
+
+    expect(decide).toThrow(NO_UPSTREAM_MESSAGE + NO_UPSTREAM_DEMO_HINT);
+    expect(NO_UPSTREAM_DEMO_HINT).toContain('IAC_CODE_AGUI_UPSTREAM=demo');
   });
 });

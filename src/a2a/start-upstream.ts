@@ -21,7 +21,7 @@ export async function startUpstream(config: AppConfig): Promise<RunningUpstream>
         await import('./managed/find-executable')
       ).findExecutable('iac-code', config.childEnvironment.PATH)
     : undefined;
-  const plan = decideUpstream(config.upstream, executable);
+  const plan = decideUpstream(config.upstream, executable, providedDemoKernel() !== undefined);
   let running: RunningUpstream;
   switch (plan.kind) {
     case 'url':

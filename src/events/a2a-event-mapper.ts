@@ -5,7 +5,7 @@ import { mapArtifact } from './map-artifact';
 import { mapPipelineFrame, pushAll } from './map-pipeline';
 import { mapPipelineRecovery } from './map-pipeline-recovery';
 import { mapReasoning } from './map-reasoning';
-import { mapStatusText } from './map-text';
+import { holdsFinalText, mapStatusText } from './map-text';
 import { mapTool } from './map-tool';
 import { aggregateUsage, parseUsageRecord } from './map-usage';
 import { PipelineDeduper } from './pipeline-deduper';
@@ -145,6 +145,16 @@ export class A2aEventMapper {
     if (events.length === 0) return text;
     pushAll(events, text);
     return events;
+  }
+
+  /**
+   * The status text of a task snapshot mapped without it, when it is the turn's final text (holdsFinalText)
+   * and nothing went out yet: a re-adopted turn ends by the rules of a normal run (docs/behaviour/state.md#re-adoption).
+   */
+  mapFinalTextOf(snapshot: UnwrappedFrame, now: number): BaseEvent[] {
+    // Once text went out, a later snapshot adds nothing: the text is never given twice.
+    if (this.state.hasEmittedText || !holdsFinalText(snapshot)) return [];
+    return mapStatusText(snapshot, this.context(now));
   }
 
   /** STEP_STARTED for each durable open step, sorted by key: call right after RUN_STARTED (docs/behaviour/events.md#run-lifecycle step 2). */

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent, type TextMessageContentEvent } from '@ag-ui/core';
 import type { MapContext } from './map-context';
+import { isStopState } from './run-outcome';
 import type { UnwrappedFrame } from '../wire/unwrap-frame';
 import { isWireObject, nonEmptyString, type WireObject } from '../wire/wire-value';
 
@@ -71,6 +72,17 @@ export function mapText(
   if (recordSnapshot) ctx.state.textSnapshots.record(resolvedId, text);
   ctx.state.hasEmittedText = true;
   return events;
+}
+
+/**
+ * A task snapshot (GetTask, or the task a subscription opens with) holds the turn's final text when the turn
+ * ended (a stop state: the text is its status message, or its history) or the kernel already sent the whole
+ * answer (`assistantFinal.complete`, which the task's metadata keeps, with the answer as its status text). A
+ * client that joins the turn late gets that text as a normal run's end does (mapStatusText).
+ */
+export function holdsFinalText(snapshot: UnwrappedFrame): boolean {
+  if (isStopState(snapshot.state)) return true;
+  return isAssistantFinal(snapshot.iacCode) && statusTextOf(statusMessageOf(snapshot)).length > 0;
 }
 
 function isAssistantFinal(iacCode: WireObject | undefined): boolean {

@@ -28,9 +28,11 @@ export interface ConsumeOptions {
   /**
    * A continuation or subscription stream opens with the task as stored, still INPUT_REQUIRED with the old
    * question (docs/behaviour/a2a.md#sdk-notes). `skip`: that first `task` frame is ignored; `inputs-only`: it may raise a
-   * wait nobody answered yet, but its state never ends the reading (docs/behaviour/interrupts.md#continuation: the task goes on natively).
+   * wait nobody answered yet, but its state never ends the reading (docs/behaviour/interrupts.md#continuation: the task goes on natively);
+   * `inputs-and-final-text`: as `inputs-only`, and it gives the turn's final text if it holds it (a re-adopted
+   * turn whose text frame went out before the subscription began, docs/behaviour/state.md#re-adoption).
    */
-  readonly firstTaskSnapshot?: 'skip' | 'inputs-only';
+  readonly firstTaskSnapshot?: 'skip' | 'inputs-only' | 'inputs-and-final-text';
   /** Runs once, on the first frame: A2A accepted what was sent, so the caller commits answers then. */
   readonly onAccepted?: () => Promise<void>;
   /** A resume's answers under way: not raised again as interrupts, their tool results emitted after the session event. */
@@ -59,12 +61,13 @@ export async function* consumeFrames(
       !isTerminal(unwrapped.state)
     ) {
       await ctx.acceptIdentities(unwrapped);
-      if (
-        options.firstTaskSnapshot === 'inputs-only' &&
-        (yield* commitInputs(ctx, unwrapped, options.answers))
-      ) {
-        return { kind: 'interrupted' };
+      if (options.firstTaskSnapshot === 'skip') continue;
+      if (options.firstTaskSnapshot === 'inputs-and-final-text') {
+        const finalText = ctx.mapper.mapFinalTextOf(unwrapped, ctx.now());
+        if (finalText.length > 0) yield* ctx.announceSession();
+        yield* finalText;
       }
+      if (yield* commitInputs(ctx, unwrapped, options.answers)) return { kind: 'interrupted' };
       continue;
     }
     await ctx.acceptIdentities(unwrapped);

@@ -1,6 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { AguiError, isAguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
+import { LeaseLostError } from '../threads/thread-coordination';
 import { runFinished, runStarted } from '../events/run-events';
 import { consumeFrames, type StreamEnd } from './frame-consumer';
 import { Resume } from './resume/resume';
@@ -143,6 +144,7 @@ export class RunExecution {
     }
     if (end.kind === 'abandoned') {
       await this.end();
+      if (this.isLeaseLost) return this.takenOver(ctx.mapper.closeAll(ctx.now()));
       ctx.deps.logger.log({
         msg: 'run finished: the interrupts given up had ended',
         outcome: 'success',
@@ -157,6 +159,7 @@ export class RunExecution {
     ];
     const failure = streamEndFailure(ctx.lastState);
     await this.end();
+    if (this.isLeaseLost) return this.takenOver(events);
     if (failure) return [...events, this.errorEvent(failure)];
     ctx.deps.logger.log({ msg: 'run finished', outcome: 'success', ...ctx.ids() });
     return [...events, runFinished(ctx.identity, ctx.mapper.usage(), ctx.now())];
@@ -174,18 +177,42 @@ export class RunExecution {
       if (ctx.taskId && !this.hasPendingInterrupts()) ctx.cancelUpstream(ctx.taskId);
     }
     await this.end();
+    if (this.isLeaseLost) return this.takenOver(events);
     return [...events, this.errorEvent(upstreamFailure(error, 'stream'))];
   }
 
-  /** The run is over: with nothing pending, its execution becomes terminal before the last event goes out. */
+  /**
+   * The run is over: with nothing pending, its execution becomes terminal before the last event goes out.
+   * Then the lease is checked once more: a replica frozen past its TTL around this write may have lost the
+   * turn to another, which tells it; this client then hears THREAD_TAKEN_OVER, never a second ending
+   * (docs/behaviour/state.md#the-run-lease).
+   */
   private async end(): Promise<void> {
     this.phase.apply('ended');
-    if (this.hasPendingInterrupts()) return;
-    const { ctx } = this;
-    await ctx.deps.persistence.markTerminal((state) => ({
-      ...state,
-      execution: ctx.withMapperState(state.execution),
-    }));
+    const { persistence } = this.ctx.deps;
+    try {
+      if (!this.hasPendingInterrupts()) {
+        await persistence.markTerminal((state) => ({
+          ...state,
+          execution: this.ctx.withMapperState(state.execution),
+        }));
+      }
+      await persistence.ensureLease();
+    } catch (error) {
+      // Only a lost lease changes the ending; a Redis that does not answer the check calls nothing lost.
+      if (error instanceof LeaseLostError) this.isLeaseLost = true;
+      else
+        this.ctx.deps.logger.warn({
+          msg: 'the lease check after the run could not be made',
+          error: describeError(error),
+          ...this.ctx.ids(),
+        });
+    }
+  }
+
+  /** The turn is another replica's now: the spans closed, and THREAD_TAKEN_OVER as the one terminal event. */
+  private takenOver(closing: BaseEvent[]): BaseEvent[] {
+    return [...closing, this.errorEvent(upstreamFailure(TAKEN_OVER, 'stream'))];
   }
 
   private hasPendingInterrupts(): boolean {

@@ -10,7 +10,7 @@ import {
   rename,
   writeFileSync,
 } from 'node:fs';
-import { chmod, lstat, mkdir, readdir, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Logger, type OnModuleInit } from '@nestjs/common';
@@ -20,7 +20,7 @@ import { ErrorCode } from '../common/error-code';
 import { GroupedDirectorySync } from './grouped-directory-sync';
 import { THREAD_TEMP_FILE_NAME, threadFileStem, threadTempFileName } from './thread-file-name';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
-import type { ThreadStore } from './thread-store';
+import { errnoOfStoreFailure, type ThreadStore } from './thread-store';
 
 const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
@@ -55,6 +55,10 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
   private readonly threadsDirSync: GroupedDirectorySync;
   /** The directories made private once, not before every write; forgotten when a write fails. */
   private privateDirs: Promise<void> | undefined;
+  /** The state directories already warned about as not tightened (once each, for the process's life). */
+  private readonly untightened = new Set<string>();
+  /** The last failure logged (errno and path): the same one again is not logged until a write succeeds. */
+  private loggedFailure: string | undefined;
 
   constructor(
     private readonly stateDir: string,
@@ -152,11 +156,12 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
       await this.writeTemp(temp, text);
       await renameWithRetry(temp, target);
       await this.threadsDirSync.sync();
+      this.loggedFailure = undefined;
     } catch (error) {
       // The next write makes the directories private again (someone may have changed them).
       this.privateDirs = undefined;
       await unlink(temp).catch(() => undefined);
-      throw unavailable(error);
+      throw this.failed(error, temp);
     }
   }
 
@@ -171,11 +176,31 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
       await (this.privateDirs = this.ensurePrivateDirs());
       await this.writeDurably(probe, '{}');
       await unlink(probe);
+      this.loggedFailure = undefined;
     } catch (error) {
       this.privateDirs = undefined;
       await unlink(probe).catch(() => undefined);
-      throw unavailable(error);
+      throw this.failed(error, probe);
     }
+  }
+
+  /**
+   * A failed write is logged with its errno and path once (not again while the same failure repeats) and
+   * answers STATE_UNAVAILABLE; readiness names the same errno and path (storeFailureReason).
+   */
+  private failed(error: unknown, path: string): AguiError {
+    const { code, path: failedPath } = errnoOfStoreFailure(error) ?? {};
+    const failure = `${code ?? 'error'} ${failedPath ?? path}`;
+    if (this.loggedFailure !== failure) {
+      this.loggedFailure = failure;
+      this.logger.error({
+        msg: 'a thread store write failed',
+        errno: code,
+        path: failedPath ?? path,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return unavailable(error);
   }
 
   /** The directories are made private once; a temp file that finds threads/ gone makes them again. */
@@ -194,11 +219,34 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
     return join(this.threadsDir, threadTempFileName(stem));
   }
 
-  /** State dir and threads/ are 0700 whatever the umask or a previous owner left. */
+  /**
+   * State dir and threads/ are 0700 whatever the umask or a previous owner left. A directory this process
+   * may write to but does not own (a volume's root-owned, group-writable root: docs/behaviour/state.md#the-state-directory)
+   * cannot be chmod-ed: it is left as it is, with one warning naming it and its mode; the thread files stay
+   * private all the same, in the threads/ this process creates and owns.
+   */
   private async ensurePrivateDirs(): Promise<void> {
     await mkdir(this.threadsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    await chmod(this.stateDir, PRIVATE_DIR_MODE);
-    await chmod(this.threadsDir, PRIVATE_DIR_MODE);
+    await this.tighten(this.stateDir);
+    await this.tighten(this.threadsDir);
+  }
+
+  private async tighten(directory: string): Promise<void> {
+    try {
+      await chmod(directory, PRIVATE_DIR_MODE);
+    } catch (error) {
+      if (!isErrno(error, 'EPERM')) throw error;
+      if (this.untightened.has(directory)) return;
+      this.untightened.add(directory);
+      const { mode, uid, gid } = await stat(directory);
+      this.logger.warn({
+        msg: "the state directory is not this process's: left as it is, not made private (0700)",
+        path: directory,
+        mode: (mode & 0o7777).toString(8).padStart(4, '0'),
+        owner: `${uid}:${gid}`,
+        processUid: process.getuid?.(),
+      });
+    }
   }
 }
 

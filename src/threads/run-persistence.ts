@@ -14,6 +14,7 @@ export interface RunPersistence {
   /**
    * The run reached its end without a durable interrupt: the execution becomes terminal (best effort), with
    * `last` applied first (the run's final Pipeline cursor, open steps and text digests, docs/behaviour/events.md#run-lifecycle step 7).
+   * Rejects LeaseLostError when the write was fenced: another replica holds the turn now.
    */
   markTerminal(last?: (state: ThreadState) => ThreadState): Promise<void>;
   /**

@@ -4,6 +4,7 @@ import { ErrorCode } from '../common/error-code';
 import type { RunPersistence } from './run-persistence';
 import type { LeaseLostError } from './thread-coordination';
 import { ThreadWriteConflictError } from './thread-cluster';
+import { LeaseLostError } from './thread-coordination';
 import type { ThreadRegistry } from './thread-registry';
 import { withExecutionTerminal } from './terminal-execution';
 import type { ThreadState } from './thread-state';
@@ -34,8 +35,9 @@ export class ThreadRunState implements RunPersistence {
     return this.current;
   }
 
+  /** Rejects LeaseLostError only: the turn is then another replica's to end (docs/behaviour/state.md#the-run-lease). */
   async markTerminal(last: (state: ThreadState) => ThreadState = (state) => state): Promise<void> {
-    await this.writeTerminal(last);
+    await this.writeTerminal(last, undefined, { rejectsLeaseLost: true });
   }
 
   /**
@@ -48,17 +50,20 @@ export class ThreadRunState implements RunPersistence {
     await this.writeTerminal(
       (state) => state,
       () => this.releaseNow(),
+      { rejectsLeaseLost: false },
     );
     await this.release();
   }
 
   private async writeTerminal(
     last: (state: ThreadState) => ThreadState,
-    insideLock?: () => Promise<void>,
+    insideLock: (() => Promise<void>) | undefined,
+    { rejectsLeaseLost }: { rejectsLeaseLost: boolean },
   ): Promise<void> {
     try {
       await this.write((current) => withExecutionTerminal(last(current)), insideLock);
     } catch (error) {
+      if (rejectsLeaseLost && error instanceof LeaseLostError) throw error;
       // Best effort (docs/behaviour/state.md#persist-before-announce): the run already ended; a later turn rotates the execution anyway.
       this.logger.warn({
         msg: 'could not mark the execution terminal',

@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { CLOCK, type Clock } from '../common/clock';
-import { THREAD_STORE, ThreadStoreNotReadyError, type ThreadStore } from './thread-store';
+import {
+  THREAD_STORE,
+  ThreadStoreNotReadyError,
+  storeFailureReason,
+  type ThreadStore,
+} from './thread-store';
 
 /**
  * A probe that has not answered by then counts as down: a stalled Redis (or disk) must give a prompt 503, well
@@ -16,7 +21,8 @@ export const STORE_PROBE_DEADLINE_MS = 1000;
  */
 export const STORE_PROBE_REUSE_MS = 100;
 
-type ProbeResult = 'up' | 'no answer in time' | (string & {});
+/** `up`, `no answer in time`, or the failure (a store's own reason, or storeFailureReason: errno and path). */
+type ProbeResult = string;
 
 /** Ready only when the thread store can write (the state directory, or Redis). */
 @Injectable()
@@ -58,7 +64,7 @@ export class ThreadStoreHealthIndicator {
     const answered = this.store.checkReady().then(
       (): ProbeResult => 'up',
       (error: unknown): ProbeResult =>
-        error instanceof ThreadStoreNotReadyError ? error.reason : 'unavailable',
+        error instanceof ThreadStoreNotReadyError ? error.reason : storeFailureReason(error),
     );
     const probe: NonNullable<typeof this.lastProbe> = {
       sentAt: now,

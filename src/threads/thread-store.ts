@@ -36,3 +36,23 @@ export class ThreadStoreNotReadyError extends AguiError {
     this.name = 'ThreadStoreNotReadyError';
   }
 }
+
+/** The errno under a store failure (its cause chain), if the failure came from the file system. */
+export function errnoOfStoreFailure(error: unknown): NodeJS.ErrnoException | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (typeof (cause as NodeJS.ErrnoException).code === 'string' && !(cause instanceof AguiError)) {
+      return cause as NodeJS.ErrnoException;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What readiness says of a failed store probe: the errno and path of a file system failure
+ * (`unavailable: EACCES /var/lib/agui/threads/…`), or `unavailable` alone.
+ */
+export function storeFailureReason(error: unknown): string {
+  const errno = errnoOfStoreFailure(error);
+  if (!errno) return 'unavailable';
+  return errno.path ? `unavailable: ${errno.code} ${errno.path}` : `unavailable: ${errno.code}`;
+}

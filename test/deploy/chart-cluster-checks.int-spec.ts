@@ -15,8 +15,15 @@ const scenarios: { name: string; options: RenderOptions }[] = [
   { name: 'every option on', options: { valuesFiles: [VALUES_ALL_ON] } },
   { name: 'kernel as an ordinary container', options: { set: ['kernel.nativeSidecar=false'] } },
   {
-    name: 'no kernel, demo upstream, no persistence',
-    options: { set: ['kernel.enabled=false', 'config.upstream=demo', 'persistence.enabled=false'] },
+    name: 'no kernel (an external one), no persistence',
+    options: {
+      set: [
+        'kernel.enabled=false',
+        'config.a2aUrl=http://kernel.agents.svc:9100',
+        'config.a2aAllowRemote=true',
+        'persistence.enabled=false',
+      ],
+    },
   },
 ];
 /** Custom resources: no schema in the Kubernetes API (the Prometheus Operator's CRD defines it). */

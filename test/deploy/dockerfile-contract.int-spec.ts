@@ -348,6 +348,64 @@ describe('Dockerfile contract', () => {
     300_000,
   );
 
+  it.each([
+    { stage: 'build', tree: 'dist' },
+    { stage: 'prod-deps', tree: 'node_modules' },
+  ])(
+    '$stage: its own step removes declarations, source maps and @types/* from $tree, and nothing a start loads',
+    ({ stage, tree }) => {
+      const strip = stageRuns(stage).find((run) => run.includes('-delete')) ?? '';
+      expect(strip).toContain(`find ${tree} `);
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-runtime-files-'));
+      const kept = [
+        'main.js',
+        'pkg/index.js',
+        'pkg/index.mjs',
+        'pkg/index.cjs',
+        'pkg/package.json',
+        'pkg/map.js',
+        'pkg/maps/index.json',
+        'pkg/types/standard.js',
+      ];
+      const removed = [
+        'main.d.ts',
+        'main.js.map',
+        'main.d.ts.map',
+        'pkg/index.d.mts',
+        'pkg/index.d.cts',
+        'pkg/index.mjs.map',
+        'pkg/index.cjs.map',
+        ...(tree === 'node_modules' ? ['@types/node/package.json', '@types/node/index.d.ts'] : []),
+      ];
+      try {
+        for (const file of [...kept, ...removed]) {
+          fs.mkdirSync(path.dirname(path.join(root, tree, file)), { recursive: true });
+          fs.writeFileSync(path.join(root, tree, file), '');
+        }
+        expect(spawnSync('sh', ['-c', strip], { cwd: root }).status).toBe(0);
+        const left = fs
+          .readdirSync(path.join(root, tree), { recursive: true, encoding: 'utf8' })
+          .filter((file) => fs.statSync(path.join(root, tree, file)).isFile())
+          .sort();
+        expect(left).toEqual([...kept].sort());
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('the runtime image copies dist/ and node_modules from the stages that strip them', () => {
+    const copies = (dockerfile.stages.find((stage) => stage.name === 'gateway')?.instructions ?? [])
+      .filter((instruction) => instruction.keyword === 'COPY')
+      .map((instruction) => instruction.args);
+    expect(copies).toEqual(
+      expect.arrayContaining([
+        '--from=prod-deps /app/node_modules ./node_modules',
+        '--from=build /src/dist ./dist',
+      ]),
+    );
+  });
+
   it.each(['node_modules', 'dist', 'test', '.git'])('.dockerignore excludes %s', (entry) => {
     expect(dockerignore).toContain(entry);
   });

@@ -38,7 +38,14 @@ const scenarioOptions = {
   defaults: {},
   allOn: { valuesFiles: [VALUES_ALL_ON] },
   kernelAsContainer: { set: ['kernel.nativeSidecar=false'] },
-  noKernel: { set: ['kernel.enabled=false', 'config.upstream=demo', 'persistence.enabled=false'] },
+  noKernel: {
+    set: [
+      'kernel.enabled=false',
+      'config.a2aUrl=http://kernel.agents.svc:9100',
+      'config.a2aAllowRemote=true',
+      'persistence.enabled=false',
+    ],
+  },
 } satisfies Record<string, RenderOptions>;
 type ScenarioName = keyof typeof scenarioOptions;
 const scenarioNames = Object.keys(scenarioOptions) as ScenarioName[];
@@ -313,9 +320,16 @@ describe('helm chart helm/agui-a2a-gateway', () => {
       },
     },
     {
-      name: 'demo upstream without a kernel',
+      name: 'an external kernel instead of the sidecar',
       scenarioName: 'noKernel' as ScenarioName,
-      expected: { upstream: { mode: 'demo', a2aUrl: undefined, a2aToken: undefined, allowRemote: false } },
+      expected: {
+        upstream: {
+          mode: 'auto',
+          a2aUrl: 'http://kernel.agents.svc:9100',
+          a2aToken: undefined,
+          allowRemote: true,
+        },
+      },
     },
   ])(
     '$name: the gateway environment passes the service configuration validation',
@@ -537,7 +551,7 @@ describe('helm chart helm/agui-a2a-gateway', () => {
 
   it('an inline auth token renders a Secret and the gateway reads IAC_CODE_AGUI_AUTH_TOKEN from it', () => {
     const manifests = renderChart({
-      set: ['kernel.enabled=false', 'config.upstream=demo', 'secrets.authToken=s3cret'],
+      set: ['kernel.enabled=false', 'config.a2aUrl=http://127.0.0.1:9100', 'secrets.authToken=s3cret'],
     });
     expect(secretValues(onlyOfKind<Secret>(manifests, 'Secret'))).toEqual({ 'auth-token': 's3cret' });
     expect(gatewayEnvironment(manifests).IAC_CODE_AGUI_AUTH_TOKEN).toBe('s3cret');

@@ -37,7 +37,11 @@ describe('helm/agui-a2a-gateway values.schema.json', () => {
       options: { setString: ['config.tracing=true'] },
       path: '/config/tracing',
     },
-    { name: 'an unknown upstream', options: { set: ['config.upstream=grpc'] }, path: '/config/upstream' },
+    {
+      name: "the demo upstream, which the chart's image does not hold (additional property)",
+      options: { set: ['config.upstream=demo'] },
+      path: '/config',
+    },
     { name: 'an unknown log level', options: { set: ['config.logLevel=loud'] }, path: '/config/logLevel' },
     { name: 'a relative state dir', options: { set: ['config.stateDir=state'] }, path: '/config/stateDir' },
     { name: 'the latest tag', options: { set: ['image.tag=latest'] }, path: '/image/tag' },

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BaseEvent } from '@ag-ui/core';
@@ -189,6 +190,131 @@ describe('a replica frozen past its lease while another took the thread over', (
       expect(cancels).toEqual([]);
     },
     60_000 + TRIES * 20_000,
+  );
+});
+
+/** Where the lease holder is frozen, relative to its terminal write (docs/behaviour/state.md#the-run-lease). */
+const END_MOMENTS = [
+  'before the terminal write: mid-turn',
+  'at the terminal write: the whole turn waiting in its socket',
+  'after the terminal write landed',
+] as const;
+
+/**
+ * SIGSTOP to `replica` the moment Redis executes a write marking `executionId` terminal (MONITOR on its own
+ * connection, read line by line); resolves once sent.
+ */
+async function freezeAtTerminalWrite(replica: Replica, executionId: string): Promise<void> {
+  const { port } = new URL(redis.url);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  socket.write('MONITOR\r\n');
+  let buffered = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\r\n');
+        buffered = lines.pop() ?? '';
+        // The document is escaped inside the MONITOR line: its execution id and the terminal list are in it.
+        if (
+          lines.some(
+            (line) => /terminalExecutionIds\\": \[\\n\s+\\"/.test(line) && line.includes(executionId),
+          )
+        ) {
+          replica.service.signal('SIGSTOP');
+          resolve();
+        }
+      });
+    });
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe('a lease holder frozen around its terminal write, thawed while the new owner streams', () => {
+  it(
+    `tells its client THREAD_TAKEN_OVER, never a second outcome of the turn (${TRIES} tries)`,
+    async () => {
+      const [stale, owner] = [await startReplica(), await startReplica()];
+      const tally = new Map<string, number>();
+      for (let attempt = 0; attempt < TRIES; attempt++) {
+        const threadId = `split-end-${attempt}`;
+        const moment = END_MOMENTS[attempt % END_MOMENTS.length];
+        const resume = await parkPermission(owner, threadId, 'permission slow-resume');
+        const { executionId, taskId } = (await documentOf(threadId))?.execution as Json;
+
+        let onStale: OpenRun;
+        let holdOwner: Promise<() => void>;
+        if (moment === 'after the terminal write landed') {
+          const frozen = freezeAtTerminalWrite(stale, executionId as string);
+          onStale = openRun(stale.url, resume('answer-stale'));
+          await frozen;
+          // The new owner finds the execution ended and asks the kernel nothing: it thaws the stale one once admitted.
+          holdOwner = Promise.resolve(() => undefined);
+        } else {
+          // Frozen once the kernel accepted the answer; the rest of the turn waits in its socket.
+          const answerHeld = stale.proxy.holdAnswer('SendStreamingMessage', 1);
+          onStale = openRun(stale.url, resume('answer-stale'));
+          const releaseAnswer = await answerHeld;
+          stale.service.signal('SIGSTOP');
+          releaseAnswer();
+          if (moment === 'at the terminal write: the whole turn waiting in its socket') {
+            await eventually(
+              () => kernelTaskState(taskId as string),
+              (state) => state === 'TASK_STATE_INPUT_REQUIRED',
+              15_000,
+            );
+            holdOwner = owner.proxy.hold('GetTask');
+          } else {
+            holdOwner = owner.proxy.holdAnswer('SubscribeToTask', 1);
+          }
+        }
+
+        // The client retries on the other replica, admitted once the lease has run out; the stale replica
+        // thaws while that run is open (held at the kernel by its proxy).
+        const onOwner = openWhenAdmitted(owner, resume);
+        const releaseOwner = await holdOwner;
+        // A last event the stale replica sent before the freeze has arrived by now (the lease ran out since):
+        // then the freeze came after the run's end, which is no split brain.
+        const staleHeardTheEnd = onStale.received.some(
+          (event) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR',
+        );
+        stale.service.signal('SIGCONT');
+        const staleEnd = await onStale.finished;
+        releaseOwner();
+        const ownerEnd = await (await onOwner).finished;
+
+        const outcome = (events: readonly BaseEvent[]) =>
+          events
+            .filter((event) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')
+            .map((event) => `${event.type} ${(event as { code?: string }).code ?? ''}`.trim());
+        const staleTold = outcome(staleEnd.events);
+        const ownerTold = outcome(ownerEnd.events);
+        const ownerStreamedTheTurn = textOf(ownerEnd.events).length > 0 || ownerTold[0] === 'RUN_FINISHED';
+        const key = `${moment}: stale ${staleTold.join(', ')}${staleHeardTheEnd ? ' before the freeze' : ''}; owner ${ownerTold.join(', ')}${ownerStreamedTheTurn ? ' with the turn' : ''}`;
+        tally.set(key, (tally.get(key) ?? 0) + 1);
+        process.stdout.write(`try ${attempt + 1}: ${key}\n`);
+        // Each client hears one terminal event; the new owner's is the truth of the turn.
+        expect([staleTold.length, ownerTold.length]).toEqual([1, 1]);
+        expect(ownerTold[0]).toMatch(/^(RUN_FINISHED|RUN_ERROR RESUME_ALREADY_APPLIED)$/);
+        // Two outcomes: the stale replica calls the turn finished while the new owner streams it too.
+        expect({ moment, twoOutcomes: staleTold[0] === 'RUN_FINISHED' && ownerStreamedTheTurn }).toEqual({
+          moment,
+          twoOutcomes: false,
+        });
+        // Frozen before its terminal write, the stale replica's client always hears that it lost the thread;
+        // frozen after it (the turn ended under its lease) only a freeze before its last lease check shows it.
+        if (moment !== 'after the terminal write landed') {
+          expect({ moment, staleTold }).toEqual({ moment, staleTold: ['RUN_ERROR THREAD_TAKEN_OVER'] });
+        } else if (staleTold[0] === 'RUN_FINISHED') {
+          expect({ moment, ownerTold }).toEqual({ moment, ownerTold: ['RUN_ERROR RESUME_ALREADY_APPLIED'] });
+        }
+        expect(await documentOf(threadId)).toMatchObject({ execution: { pending: {}, taskId: null } });
+      }
+      process.stdout.write(`${[...tally].map(([key, count]) => `${count} × ${key}`).join('\n')}\n`);
+    },
+    60_000 + TRIES * 30_000,
   );
 });
 

@@ -10,6 +10,7 @@ import { statusFrame } from '../../src/demo-kernel/kernel-frames';
 import type { KernelInputValue } from '../../src/demo-kernel/kernel-script';
 import { MessageCatalogue } from '../../src/i18n/message-catalogue';
 import { RunDelivery } from '../../src/runs/run-delivery';
+import { leaseGuardedGateway } from '../../src/runs/lease-guarded-gateway';
 import { RunExecution } from '../../src/runs/run-execution';
 import { ThreadRegistry } from '../../src/threads/thread-registry';
 import { ThreadRunState } from '../../src/threads/thread-run-state';
@@ -45,6 +46,8 @@ export interface EngineRunOptions {
   readonly gateway?: DrivenA2aGateway;
   readonly clock?: FakeClock;
   readonly interruptTtlSeconds?: number;
+  /** The kernel behind the lease guard, as RunService wires it (docs/behaviour/state.md#the-run-lease). */
+  readonly leaseGuarded?: boolean;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function startEngineRun(options: EngineRunOptions = {}) {
     persistence,
   });
   const execution = new RunExecution(run, {
-    gateway,
+    gateway: options.leaseGuarded ? leaseGuardedGateway(gateway, persistence) : gateway,
     persistence,
     clock,
     catalogue: new MessageCatalogue(),

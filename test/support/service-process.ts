@@ -53,14 +53,17 @@ export interface ServiceProcess {
 /**
  * Starts `<buildDir>/main.js` on a free loopback port with `env` (and nothing else of this process's
  * environment but PATH and HOME) and resolves once it logs `listening`; rejects with its output if it exits
- * first.
+ * first. `user`: another uid and gid (the caller must be root).
  */
 export async function startServiceProcess(
   buildDir: string,
   env: Record<string, string>,
+  /** Runs it as this user and group (setgid, setuid; no supplementary groups), as a container's USER does. */
+  user: { readonly uid: number; readonly gid: number } | undefined = undefined,
 ): Promise<ServiceProcess> {
   const port = await findFreeLoopbackPort();
   const child: ChildProcess = spawn(NODE_24, [path.join(buildDir, 'main.js')], {
+    ...user,
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH,

@@ -2,7 +2,6 @@ import type { BaseEvent } from '@ag-ui/core';
 import { isTaskGone } from '../../a2a/upstream-error';
 import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
-import { isStopState } from '../../events/run-outcome';
 import type { MessageKey } from '../../i18n/message-key';
 import type { A2aFrame } from '../../wire/a2a-wire';
 import { unwrapFrame, type UnwrappedFrame } from '../../wire/unwrap-frame';
@@ -16,13 +15,10 @@ export type Preflight =
 /**
  * docs/behaviour/interrupts.md#resume-preparation steps 2–4, in the asserted order: session restore,
  * GetTask (identity checked, mapped without status text or Pipeline envelopes), Pipeline catch-up. Returns
- * the unwrapped snapshot for reconciliation, or `forgotten`. `mapsTextOfEndedTurn`: a turn that ended while
- * nobody listened (re-adoption) gets its status text from the snapshot, as that text is the rest of it.
+ * the unwrapped snapshot for reconciliation, or `forgotten`. A turn whose answers the kernel already applied
+ * takes its final text from the snapshot afterwards (followAppliedTurn).
  */
-export async function* preflight(
-  scope: ResumeScope,
-  { mapsTextOfEndedTurn = false }: { mapsTextOfEndedTurn?: boolean } = {},
-): AsyncGenerator<BaseEvent, Preflight> {
+export async function* preflight(scope: ResumeScope): AsyncGenerator<BaseEvent, Preflight> {
   const { run, kernel, taskId } = scope;
   if (run.sessionId) {
     const isRestored = await kernel.restoreSession({ cwd: run.state.cwd, sessionId: run.sessionId, taskId });
@@ -40,8 +36,7 @@ export async function* preflight(
     throw new AguiError(ErrorCode.A2A_PROTOCOL_ERROR, 'taskIdentityMismatch');
   }
   await run.acceptIdentities(snapshot);
-  const includeStatusText = mapsTextOfEndedTurn && isStopState(snapshot.state);
-  yield* run.mapper.map(frame, run.now(), { includePipeline: false, includeStatusText });
+  yield* run.mapper.map(frame, run.now(), { includePipeline: false, includeStatusText: false });
   const pipeline = await kernel.pipelineState(taskId, run.mapper.pipelineCursor);
   if (pipeline) yield* run.mapper.mapPipelineRecovery(pipeline, run.now());
   return { kind: 'snapshot', snapshot, frame };

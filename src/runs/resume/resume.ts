@@ -72,7 +72,7 @@ export class Resume {
     const preflighted = yield* preflight(scope);
     if (preflighted.kind === 'forgotten') return await this.abandonForgotten(preflighted.messageKey);
     const { snapshot, frame } = preflighted;
-    if (this.isTakenByKernel(frame)) return yield* this.recordTakenAnswers(scope, snapshot.state);
+    if (this.isTakenByKernel(frame)) return yield* this.recordTakenAnswers(scope, snapshot);
     return yield* this.planAndSend(scope, snapshot);
   }
 
@@ -163,7 +163,7 @@ export class Resume {
    */
   private async *recordTakenAnswers(
     scope: ResumeScope,
-    state: string | undefined,
+    snapshot: UnwrappedFrame,
   ): AsyncGenerator<BaseEvent, StreamEnd> {
     const commits: AnswerCommit[] = this.entries.map((entry) => ({
       interruptId: entry.interruptId,
@@ -174,7 +174,7 @@ export class Resume {
       ...this.run.ids(),
     });
     await commitAnswers(scope, { commits, syntheticToolResults: [] });
-    return yield* followAppliedTurn(scope, state);
+    return yield* followAppliedTurn(scope, snapshot);
   }
 
   /**

@@ -11,7 +11,8 @@ import type { ThreadState } from '../../../src/threads/thread-state';
  * A `ThreadCluster` in memory, for unit specs of the cluster coordination: versioned documents with
  * compare-and-set, one lease per thread with a fencing token, and a cancel channel. `takeLease` plays another
  * replica holding the slot; `dropLease` a lease that expired; `loseEverything` a Redis restarted without
- * AOF; `calls` records what reached the cluster.
+ * AOF; `calls` records what reached the cluster; `beforeWrite` and `afterWrite` let a test act at the moment
+ * a given write is decided, or has landed.
  */
 export class FakeThreadCluster implements ThreadCluster {
   readonly leaseRenewMs = 1_000;
@@ -21,6 +22,8 @@ export class FakeThreadCluster implements ThreadCluster {
   private readonly leases = new Map<string, string>();
   private readonly cancelListeners: ((threadId: string, executionId: string) => void)[] = [];
   private nextToken = 1;
+  beforeWrite?: (state: ThreadState) => void;
+  afterWrite?: (state: ThreadState) => void;
 
   async lock(threadId: string): Promise<ThreadClusterLock> {
     this.calls.push(`lock ${threadId}`);
@@ -38,6 +41,7 @@ export class FakeThreadCluster implements ThreadCluster {
     condition: ThreadWriteCondition = {},
   ): Promise<ThreadWriteOutcome> {
     this.calls.push(`write ${state.threadId}@${expectedVersion}`);
+    this.beforeWrite?.(state);
     const current = this.documents.get(state.threadId)?.version ?? 0;
     // Fenced before a conflict, as the Redis script: without the lease no version could land.
     if (condition.fenceToken !== undefined && this.leases.get(state.threadId) !== condition.fenceToken)
@@ -45,10 +49,13 @@ export class FakeThreadCluster implements ThreadCluster {
     if (current !== expectedVersion) return { kind: 'conflict' };
     if (condition.claimForRun !== undefined && this.leases.has(state.threadId)) return { kind: 'busy' };
     this.documents.set(state.threadId, { state, version: current + 1 });
-    if (condition.claimForRun === undefined) return { kind: 'written', version: current + 1 };
-    const leaseToken = `lease-${this.nextToken++}`;
-    this.leases.set(state.threadId, leaseToken);
-    return { kind: 'written', version: current + 1, leaseToken };
+    let leaseToken: string | undefined;
+    if (condition.claimForRun !== undefined) {
+      leaseToken = `lease-${this.nextToken++}`;
+      this.leases.set(state.threadId, leaseToken);
+    }
+    this.afterWrite?.(state);
+    return { kind: 'written', version: current + 1, ...(leaseToken ? { leaseToken } : {}) };
   }
 
   async renewLease(threadId: string, leaseToken: string): Promise<boolean> {
