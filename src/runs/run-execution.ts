@@ -144,7 +144,7 @@ export class RunExecution {
     }
     if (end.kind === 'abandoned') {
       await this.end();
-      if (this.isLeaseLost) return this.takenOver(ctx.mapper.closeAll(ctx.now()));
+      if (this.leaseLost) return this.takenOver(this.leaseLost, ctx.mapper.closeAll(ctx.now()));
       ctx.deps.logger.log({
         msg: 'run finished: the interrupts given up had ended',
         outcome: 'success',
@@ -159,7 +159,7 @@ export class RunExecution {
     ];
     const failure = streamEndFailure(ctx.lastState);
     await this.end();
-    if (this.isLeaseLost) return this.takenOver(events);
+    if (this.leaseLost) return this.takenOver(this.leaseLost, events);
     if (failure) return [...events, this.errorEvent(failure)];
     ctx.deps.logger.log({ msg: 'run finished', outcome: 'success', ...ctx.ids() });
     return [...events, runFinished(ctx.identity, ctx.mapper.usage(), ctx.now())];
@@ -177,7 +177,7 @@ export class RunExecution {
       if (ctx.taskId && !this.hasPendingInterrupts()) ctx.cancelUpstream(ctx.taskId);
     }
     await this.end();
-    if (this.isLeaseLost) return this.takenOver(events);
+    if (this.leaseLost) return this.takenOver(this.leaseLost, events);
     return [...events, this.errorEvent(upstreamFailure(error, 'stream'))];
   }
 
@@ -200,7 +200,7 @@ export class RunExecution {
       await persistence.ensureLease();
     } catch (error) {
       // Only a lost lease changes the ending; a Redis that does not answer the check calls nothing lost.
-      if (error instanceof LeaseLostError) this.isLeaseLost = true;
+      if (error instanceof LeaseLostError) this.leaseLost ??= error;
       else
         this.ctx.deps.logger.warn({
           msg: 'the lease check after the run could not be made',
@@ -210,9 +210,12 @@ export class RunExecution {
     }
   }
 
-  /** The turn is another replica's now: the spans closed, and THREAD_TAKEN_OVER as the one terminal event. */
-  private takenOver(closing: BaseEvent[]): BaseEvent[] {
-    return [...closing, this.errorEvent(upstreamFailure(TAKEN_OVER, 'stream'))];
+  /**
+   * The turn is another replica's now (or the store lost it): the spans closed, and THREAD_TAKEN_OVER (or
+   * STATE_LOST) as the one terminal event.
+   */
+  private takenOver(lost: AguiError, closing: BaseEvent[]): BaseEvent[] {
+    return [...closing, this.errorEvent(upstreamFailure(lost, 'stream'))];
   }
 
   private hasPendingInterrupts(): boolean {

@@ -2,7 +2,6 @@ import type { Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
 import type { RunPersistence } from './run-persistence';
-import type { LeaseLostError } from './thread-coordination';
 import { ThreadWriteConflictError } from './thread-cluster';
 import { LeaseLostError } from './thread-coordination';
 import type { ThreadRegistry } from './thread-registry';

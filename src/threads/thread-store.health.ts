@@ -1,12 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { CLOCK, type Clock } from '../common/clock';
-import {
-  THREAD_STORE,
-  ThreadStoreNotReadyError,
-  storeFailureReason,
-  type ThreadStore,
-} from './thread-store';
+import { THREAD_STORE, ThreadStoreNotReadyError, storeFailureReason, type ThreadStore } from './thread-store';
 
 /**
  * A probe that has not answered by then counts as down: a stalled Redis (or disk) must give a prompt 503, well
