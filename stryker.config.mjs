@@ -5,9 +5,14 @@
 export default {
   packageManager: 'npm',
   testRunner: 'jest',
-  // The unit tier as `npm run test:unit` runs it: every spec may kill a mutant, but each mutant runs only the
-  // specs that reached it in the first run (perTest).
-  jest: { projectType: 'custom', configFile: 'jest.config.js' },
+  // The unit tier as `npm run test:unit` runs it. Each mutant runs only the specs that import its file
+  // (Jest's --findRelatedTests) and, of those, the tests that reached it in the first run (perTest).
+  jest: {
+    projectType: 'custom',
+    configFile: 'jest.config.js',
+    // The specs reach the code through test/support (engine-run.ts): Jest follows imports only inside its roots.
+    config: { roots: ['<rootDir>/src', '<rootDir>/bench', '<rootDir>/test/support'] },
+  },
   coverageAnalysis: 'perTest',
   // NestJS 12 is ESM-only: Jest's CommonJS runtime requires it natively only with this flag (jest.shared.js).
   testRunnerNodeArgs: ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'],
