@@ -4,6 +4,7 @@ import { RecordingSink } from '../../test/support/fakes/recording-sink';
 import { AguiError } from '../common/agui-error';
 import { ReattachService, type ReattachRequest } from './reattach.service';
 import { RunLogRegistry } from './run-log-registry';
+import type { SharedRun, SharedRunLog } from './shared-run-log';
 
 const HOST: HostFacts = {
   cwd: '/srv',
@@ -15,21 +16,25 @@ const HOST: HostFacts = {
 const TOKEN = '0123456789abcdef';
 const data = (type: string) => `data: ${JSON.stringify({ type, timestamp: 1 })}\n\n`;
 
-function setUp(sessionId?: string) {
-  const config = loadConfig({ IAC_CODE_AGUI_REATTACH_SECONDS: '30' }, HOST);
-  const logs = new RunLogRegistry(config);
-  const state = { ...threadStateFixture(), ...(sessionId ? { agentCoreSessionId: sessionId } : {}) };
+const config = () => loadConfig({ IAC_CODE_AGUI_REATTACH_SECONDS: '30' }, HOST);
+
+/** `principal`: who opened the thread (docs/behaviour/state.md#caller-binding); `sessionId`: its AgentCore session. */
+function setUp({ sessionId, principal }: { sessionId?: string; principal?: string } = {}) {
+  const logs = new RunLogRegistry(config());
+  const state = {
+    ...threadStateFixture(),
+    ...(sessionId ? { agentCoreSessionId: sessionId } : {}),
+    ...(principal ? { principal } : {}),
+  };
   const left: string[] = [];
-  const run = logs.retain(
-    {
-      threadId: state.threadId,
-      runId: 'run-1',
-      executionId: state.execution.executionId,
-      runToken: TOKEN,
-      admittedState: state,
-    },
-    () => left.push('left'),
-  );
+  const identity = {
+    threadId: state.threadId,
+    runId: 'run-1',
+    executionId: state.execution.executionId,
+    runToken: TOKEN,
+    admittedState: state,
+  };
+  const run = logs.retain(identity, () => left.push('left'));
   if (!run) throw new Error('reattaching is on');
   const service = new ReattachService(logs);
   const request = (overrides: Partial<ReattachRequest> = {}): ReattachRequest => ({
@@ -39,17 +44,44 @@ function setUp(sessionId?: string) {
     cursor: undefined,
     ...overrides,
   });
-  return { run, service, request, state, left };
+  return { run, service, request, state, left, identity };
 }
 
-const codeOf = async (admit: () => Promise<unknown>) => {
+/** What a refused caller learns: the code and the message (the HTTP status follows from the code). */
+const refusalOf = async (admit: () => Promise<unknown>) => {
   try {
     await admit();
     return 'admitted';
   } catch (error) {
-    return error instanceof AguiError ? error.code : String(error);
+    return error instanceof AguiError ? { code: error.code, messageKey: error.messageKey } : String(error);
   }
 };
+
+const codeOf = async (admit: () => Promise<unknown>) => {
+  const refusal = await refusalOf(admit);
+  return typeof refusal === 'string' ? refusal : refusal.code;
+};
+
+/** The shared log (Redis mode) as another replica's retained run leaves it: `find` answers for that run only. */
+function sharedLogHolding(run: SharedRun): SharedRunLog {
+  const { executionId, threadId } = run.identity;
+  return {
+    started: () => undefined,
+    appended: () => undefined,
+    ended: () => undefined,
+    dropped: () => undefined,
+    find: (target) =>
+      Promise.resolve(
+        ('executionId' in target ? target.executionId === executionId : target.threadId === threadId)
+          ? run
+          : undefined,
+      ),
+    hasReaders: () => Promise.resolve(false),
+    follow: () => {
+      throw new Error('an admitted reattach is not followed in these cases');
+    },
+  };
+}
 
 describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
   it('follows the run from the cursor to its end, and counts as a reader while it does', async () => {
@@ -68,7 +100,7 @@ describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
   });
 
   it('refuses each mismatch with its code, an unproven caller like an unknown execution', async () => {
-    const { service, request, run } = setUp('session-a');
+    const { service, request, run } = setUp({ sessionId: 'session-a' });
     run.append({ id: `${TOKEN}.1`, data: data('RUN_STARTED') });
     expect(await codeOf(() => service.admit(request({ rosInvocationId: 'other' })))).toBe(
       'EXECUTION_NOT_FOUND',
@@ -96,5 +128,45 @@ describe('ReattachService (docs/behaviour/reattach.md#refusals)', () => {
         service.admit(request({ agentCoreSessionId: 'session-a', cursor: 'ffffffffffffffff.1' })),
       ),
     ).toBe('EVENTS_EXPIRED');
+  });
+
+  describe("another caller's thread (docs/behaviour/state.md#caller-binding)", () => {
+    /** Each way to name alice's run: its execution and its thread. */
+    const targetsOf = (state: ReturnType<typeof setUp>['state']) => [
+      { executionId: state.execution.executionId },
+      { threadId: state.threadId },
+    ];
+
+    it('refuses another principal and an anonymous caller with the very 404 of an unknown run, and admits its owner', async () => {
+      const { service, request, state } = setUp({ principal: 'alice' });
+      const unknown = await refusalOf(() =>
+        service.admit(request({ target: { executionId: 'nope' }, principal: 'alice' })),
+      );
+      expect(unknown).toEqual({ code: 'EXECUTION_NOT_FOUND', messageKey: 'executionNotFound' });
+      for (const target of targetsOf(state)) {
+        expect(await refusalOf(() => service.admit(request({ target, principal: 'mallory' })))).toEqual(
+          unknown,
+        );
+        expect(await refusalOf(() => service.admit(request({ target })))).toEqual(unknown);
+        expect(await refusalOf(() => service.admit(request({ target, principal: 'alice' })))).toBe(
+          'admitted',
+        );
+      }
+    });
+
+    it('refuses it the same way when another replica runs it (the shared log found it)', async () => {
+      const { request, state, identity } = setUp({ principal: 'alice' });
+      const elsewhere = new RunLogRegistry(
+        config(),
+        sharedLogHolding({ identity, firstHeld: 1, lastSequence: 0 }),
+      );
+      const service = new ReattachService(elsewhere);
+      for (const target of targetsOf(state)) {
+        expect(await codeOf(() => service.admit(request({ target, principal: 'mallory' })))).toBe(
+          'EXECUTION_NOT_FOUND',
+        );
+        expect(await codeOf(() => service.admit(request({ target, principal: 'alice' })))).toBe('admitted');
+      }
+    });
   });
 });
