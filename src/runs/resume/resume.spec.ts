@@ -1,6 +1,7 @@
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
-import { questionInput } from '../../demo-kernel/kernel-inputs';
-import { QUESTION_OPTIONS } from '../../demo-kernel/interrupt-scripts';
+import { permissionInput, questionInput } from '../../demo-kernel/kernel-inputs';
+import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
+import { EN as en } from '../../i18n/catalogue/en';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
 import {
   allowOnce as allow,
@@ -26,6 +27,11 @@ const question = (ids: ReturnType<typeof kernelIds>) =>
 
 const giveUp = (interruptId: string) => [{ interruptId, status: 'cancelled' }];
 
+/** GetTask's answer for the task while it works, waiting for nothing. */
+const working = (ids: ReturnType<typeof kernelIds>): A2aFrame => ({
+  task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING' } },
+});
+
 describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
   it('lost execution: nothing pending refuses the answer EXECUTION_LOST without asking A2A anything', async () => {
     const first = await startEngineRun();
@@ -43,15 +49,45 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(calls()).toEqual([]);
   });
 
-  it('expiry: an expired interrupt is refused EXECUTION_EXPIRED before any call, its task cancelled and pending cleared (docs/behaviour/interrupts.md#expiry)', async () => {
+  it.each([
+    {
+      resume: 'an answer',
+      entries: allow,
+      ends: { type: 'RUN_ERROR', code: 'EXECUTION_EXPIRED', message: en.executionExpired },
+    },
+    { resume: 'giving it up', entries: giveUp, ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } } },
+  ])(
+    'expiry: an expired interrupt meets $resume before any call, its task cancelled, pending cleared and the execution expired (docs/behaviour/interrupts.md#expiry)',
+    async ({ entries, ends }) => {
+      const clock = new FakeClock();
+      const parked = await parkedAt(permission, { clock, interruptTtlSeconds: 60 });
+      clock.advance(61_000);
+      const { sink, delivered, calls, stored, gateway } = await resumeRun(
+        parked,
+        entries(parked.interruptId),
+      );
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(lastEvent(sink.events)).toMatchObject(ends);
+      expect(calls()).toEqual(['CancelTask']);
+      expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+      const state = await stored();
+      expect(state.execution.pending).toEqual({});
+      expect(state.execution.endReason).toBe(END_REASON_EXPIRED);
+    },
+  );
+
+  it('expiry found by the plan: a deadline that passes while GetTask is answered is refused EXECUTION_EXPIRED, the task cancelled and the execution expired', async () => {
     const clock = new FakeClock();
     const parked = await parkedAt(permission, { clock, interruptTtlSeconds: 60 });
-    clock.advance(61_000);
-    const { sink, delivered, calls, stored, gateway } = await resumeRun(parked, allow(parked.interruptId));
+    clock.advance(59_000);
+    // The kernel takes two seconds to answer GetTask: the interrupt expires meanwhile.
+    const getTask = parked.gateway.getTask.bind(parked.gateway);
+    parked.gateway.getTask = (taskId: string) => (clock.advance(2_000), getTask(taskId));
+    const { sink, delivered, calls, stored } = await resumeRun(parked, allow(parked.interruptId));
     await delivered;
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_EXPIRED' });
-    expect(calls()).toEqual(['CancelTask']);
-    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'CancelTask']);
     const state = await stored();
     expect(state.execution.pending).toEqual({});
     expect(state.execution.endReason).toBe(END_REASON_EXPIRED);
@@ -69,6 +105,30 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(calls()).toEqual(['ensure-restored']);
     expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
   });
+
+  it.each([
+    { about: 'another task', task: { id: 'task-9' } },
+    { about: 'another context', task: { contextId: 'context-9' } },
+  ])(
+    'preflight: a GetTask answer about $about refuses A2A_PROTOCOL_ERROR, sends nothing and keeps the interrupt',
+    async ({ task }) => {
+      const parked = await parkedAt(permission, { sideband: true });
+      const snapshot = { task: { ...(parked.waiting.task as Record<string, unknown>), ...task } };
+      const { sink, delivered, calls, stored, interruptId } = await resumeRun(
+        parked,
+        allow(parked.interruptId),
+        snapshot,
+      );
+      await delivered;
+      expect(lastEvent(sink.events)).toMatchObject({
+        type: 'RUN_ERROR',
+        code: 'A2A_PROTOCOL_ERROR',
+        message: en.taskIdentityMismatch,
+      });
+      expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
+    },
+  );
 
   it('forgotten execution: a task the kernel no longer knows ends a give-up resume with RUN_FINISHED and nothing pending', async () => {
     const parked = await parkedAt(permission);
@@ -169,6 +229,94 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect((await stored()).execution.pending).toEqual({});
   });
+
+  it('interrupt again: a GetTask that reveals a wait the gateway did not know ends RUN_FINISHED(interrupt) listing both, sending nothing', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const second = permissionInput(parked.ids, shellPermissionSpec('tool-2', 'permission-2'));
+    const task = parked.waiting.task as Record<string, unknown>;
+    const snapshot = {
+      task: {
+        ...task,
+        metadata: { iac_code: { iacCodeSessionId: 'session-1', pendingPermissions: [parked.input, second] } },
+      },
+    };
+    const { sink, delivered, calls, stored } = await resumeRun(parked, allow(parked.interruptId), snapshot);
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(lastEvent(sink.events)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: {
+        type: 'interrupt',
+        interrupts: [
+          expect.objectContaining({ id: parked.interruptId }),
+          expect.objectContaining({ id: 'permission-2' }),
+        ],
+      },
+    });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect(Object.keys((await stored()).execution.pending).sort()).toEqual([
+      parked.interruptId,
+      'permission-2',
+    ]);
+  });
+
+  it('continue after a boundary, nothing decided: a subscription and a GetTask that decide nothing cancel the task and end A2A_UNAVAILABLE (docs/behaviour/interrupts.md#continuation)', async () => {
+    const parked = await parkedAt(question);
+    const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, [
+      { interruptId: parked.interruptId, status: 'resolved', payload: { selectedId: 'plan-b' } },
+    ]);
+    const answer = await gateway.stream(1);
+    // From now on GetTask finds the task working, with nothing to decide.
+    gateway.taskSnapshot = working(ids);
+    answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED'));
+    answer.end();
+    (await gateway.stream(2)).end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(calls()).toEqual([
+      'ensure-restored',
+      'GetTask',
+      'SendStreamingMessage',
+      'SubscribeToTask',
+      'GetTask',
+      'CancelTask',
+    ]);
+    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' });
+  });
+
+  it.each([
+    {
+      task: 'has completed',
+      state: 'TASK_STATE_COMPLETED',
+      ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
+    },
+    {
+      task: 'still works',
+      state: 'TASK_STATE_WORKING',
+      ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
+    },
+  ])(
+    'snapshot then subscribe, the subscription failing: GetTask decides, and a task that $task ends the run so',
+    async ({ state, ends }) => {
+      const parked = await parkedAt(permission, { sideband: true });
+      const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId));
+      const subscribed = await gateway.stream(1);
+      gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status: { state } } };
+      subscribed.fail(new TypeError('terminated'));
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(lastEvent(sink.events)).toMatchObject(ends);
+      expect(calls().slice(0, 6)).toEqual([
+        'ensure-restored',
+        'GetTask',
+        'SendMessage',
+        'GetTask',
+        'SubscribeToTask',
+        'GetTask',
+      ]);
+    },
+  );
 
   describe('re-adoption of an orphaned turn (docs/behaviour/state.md#re-adoption)', () => {
     /**
