@@ -11,7 +11,11 @@ export default {
     projectType: 'custom',
     configFile: 'jest.config.js',
     // The specs reach the code through test/support (engine-run.ts): Jest follows imports only inside its roots.
-    config: { roots: ['<rootDir>/src', '<rootDir>/bench', '<rootDir>/test/support'] },
+    config: {
+      roots: ['<rootDir>/src', '<rootDir>/bench', '<rootDir>/test/support'],
+      // Transpile only: a mutant is type-checked once by the TypeScript checker below, not again per spec run.
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+    },
   },
   coverageAnalysis: 'perTest',
   // NestJS 12 is ESM-only: Jest's CommonJS runtime requires it natively only with this flag (jest.shared.js).
@@ -34,7 +38,9 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   // The first run is the whole unit tier with coverage; on a loaded machine it can take a while.
   dryRunTimeoutMinutes: 30,
-  // A mutant that loops is cut off after this much more than its specs' normal time (loaded machines too).
-  timeoutMS: 10000,
+  // A mutant that loops is cut off after this much more than its specs' normal time. Generous: on a loaded
+  // machine a slow run of a killable mutant must not pass for a timeout (which counts as killed).
+  timeoutFactor: 3,
+  timeoutMS: 30000,
   thresholds: { high: 90, low: 75, break: null },
 };
