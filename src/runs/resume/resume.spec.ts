@@ -1,5 +1,5 @@
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
-import { permissionInput, questionInput } from '../../demo-kernel/kernel-inputs';
+import { permissionInput, questionInput, sidebandPermissionsFrame } from '../../demo-kernel/kernel-inputs';
 import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
 import { EN as en } from '../../i18n/catalogue/en';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
@@ -12,6 +12,7 @@ import {
   shellPermission as permission,
   startEngineRun,
 } from '../../../test/support/engine-run';
+import type { DrivenA2aGateway } from '../../../test/support/fakes/driven-a2a-gateway';
 import { FakeClock } from '../../../test/support/fakes/fake-clock';
 import { ThreadRegistry } from '../../threads/thread-registry';
 import { END_REASON_EXPIRED } from '../../threads/thread-state';
@@ -27,9 +28,18 @@ const question = (ids: ReturnType<typeof kernelIds>) =>
 
 const giveUp = (interruptId: string) => [{ interruptId, status: 'cancelled' }];
 
-/** GetTask's answer for the task while it works, waiting for nothing. */
-const working = (ids: ReturnType<typeof kernelIds>): A2aFrame => ({
-  task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING' } },
+/** GetTask answers these in turn, the last one from then on. */
+function answerGetTasks(gateway: DrivenA2aGateway, ...answers: A2aFrame[]): void {
+  const getTask = gateway.getTask.bind(gateway);
+  gateway.getTask = (taskId: string) => {
+    gateway.taskSnapshot = answers.length > 1 ? answers.shift() : answers[0];
+    return getTask(taskId);
+  };
+}
+
+/** GetTask's answer for a task that completed. */
+const completed = (ids: ReturnType<typeof kernelIds>): A2aFrame => ({
+  task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
 });
 
 describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
@@ -147,6 +157,20 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(state.terminalExecutionIds).toContain(admitted.execution.executionId);
   });
 
+  it('preflight: a GetTask that fails (the kernel unreachable) is not a forgotten execution: a give-up ends A2A_UNAVAILABLE with the interrupt kept', async () => {
+    const parked = await parkedAt(permission);
+    parked.gateway.getTask = () => Promise.reject(new TypeError('fetch failed'));
+    const { sink, delivered, calls, stored, interruptId } = await resumeRun(
+      parked,
+      giveUp(parked.interruptId),
+      null,
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' });
+    expect(calls()).toEqual(['ensure-restored']);
+    expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
+  });
+
   it('taken by the kernel: an answer already in the task history is recorded, not sent again, and ends RESUME_ALREADY_APPLIED', async () => {
     const parked = await parkedAt(permission);
     const task = parked.waiting.task as Record<string, unknown>;
@@ -169,6 +193,40 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     const state = await stored();
     expect(state.execution.pending).toEqual({});
     expect(state.appliedResumeDigests.map((d) => d.interruptId)).toEqual([interruptId]);
+  });
+
+  it('already applied: the retry of an accepted answer, once the kernel waits on nothing more, sends nothing, clears pending durably and ends RESUME_ALREADY_APPLIED (docs/behaviour/interrupts.md#replay)', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    // Run 2 answers it; the turn goes on to a second permission, where it ends.
+    const second = await resumeRun(parked, allow(parked.interruptId));
+    const subscribed = await second.gateway.stream(1);
+    const next = permissionInput(parked.ids, shellPermissionSpec('tool-2', 'permission-2'));
+    subscribed.push(sidebandPermissionsFrame(parked.ids, [next]));
+    await second.delivered;
+    expect(Object.keys((await second.stored()).execution.pending)).toEqual(['permission-2']);
+    // Run 3 sends run 2's answer again; the kernel no longer waits on anything.
+    const waitsOnNothing = {
+      task: {
+        ...(parked.waiting.task as Record<string, unknown>),
+        metadata: { iac_code: { iacCodeSessionId: 'session-1', pendingPermissions: [] } },
+      },
+    };
+    const { sink, delivered, calls, stored } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+      waitsOnNothing,
+      {
+        runId: 'run-3',
+      },
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'RESUME_ALREADY_APPLIED',
+      message: en.responseAlreadyApplied,
+    });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect((await stored()).execution.pending).toEqual({});
   });
 
   it('reconcile: a task that finished meanwhile replaces the pending set, durably, before the refusal', async () => {
@@ -260,29 +318,69 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     ]);
   });
 
-  it('continue after a boundary, nothing decided: a subscription and a GetTask that decide nothing cancel the task and end A2A_UNAVAILABLE (docs/behaviour/interrupts.md#continuation)', async () => {
+  it.each([
+    {
+      getTask: 'a task still working',
+      state: 'TASK_STATE_WORKING',
+      then: ['CancelTask'],
+      ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
+    },
+    {
+      getTask: 'a task that completed',
+      state: 'TASK_STATE_COMPLETED',
+      then: [],
+      ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
+    },
+  ])(
+    'continue after a boundary, the subscription ending empty: GetTask decides, and $getTask ends the run so (docs/behaviour/interrupts.md#continuation)',
+    async ({ state, then, ends }) => {
+      const parked = await parkedAt(question);
+      const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, [
+        { interruptId: parked.interruptId, status: 'resolved', payload: { selectedId: 'plan-b' } },
+      ]);
+      const answer = await gateway.stream(1);
+      // From now on GetTask finds the task in `state`, with nothing to answer.
+      gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status: { state } } };
+      answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED'));
+      answer.end();
+      (await gateway.stream(2)).end();
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual([
+        'ensure-restored',
+        'GetTask',
+        'SendStreamingMessage',
+        'SubscribeToTask',
+        'GetTask',
+        ...then,
+      ]);
+      expect(lastEvent(sink.events)).toMatchObject(ends);
+    },
+  );
+
+  it('follow the stream: an answer stream that runs to the end of the turn is the whole turn, with no SubscribeToTask', async () => {
     const parked = await parkedAt(question);
     const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, [
       { interruptId: parked.interruptId, status: 'resolved', payload: { selectedId: 'plan-b' } },
     ]);
     const answer = await gateway.stream(1);
-    // From now on GetTask finds the task working, with nothing to decide.
-    gateway.taskSnapshot = working(ids);
-    answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED'));
+    answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Plan B it is.'));
     answer.end();
-    (await gateway.stream(2)).end();
     await delivered;
     await expectConformantEvents(sink.events);
-    expect(calls()).toEqual([
-      'ensure-restored',
-      'GetTask',
-      'SendStreamingMessage',
-      'SubscribeToTask',
-      'GetTask',
-      'CancelTask',
-    ]);
-    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
-    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendStreamingMessage']);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('snapshot then subscribe: a task the GetTask after the sideband answer finds completed is not subscribed to', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    // The preflight's GetTask shows the wait, the one after SendMessage the task done.
+    answerGetTasks(parked.gateway, parked.waiting, completed(parked.ids));
+    const { sink, delivered, calls } = await resumeRun(parked, allow(parked.interruptId), null);
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendMessage', 'GetTask']);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 
   it.each([
