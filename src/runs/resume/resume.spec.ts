@@ -229,16 +229,79 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect((await stored()).execution.pending).toEqual({});
   });
 
-  it('reconcile: a task that finished meanwhile replaces the pending set, durably, before the refusal', async () => {
+  it('reconcile: a task that finished meanwhile replaces the pending set, durably, before the refusal, its last text not replayed', async () => {
     const parked = await parkedAt(permission);
+    const message = { messageId: 'm-end', role: 'ROLE_AGENT', parts: [{ text: 'Done elsewhere.' }] };
     const finished = {
-      task: { id: 'task-1', contextId: parked.ids.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
+      task: {
+        id: 'task-1',
+        contextId: parked.ids.contextId,
+        status: { state: 'TASK_STATE_COMPLETED', message },
+      },
     };
     const { sink, delivered, calls, stored } = await resumeRun(parked, allow(parked.interruptId), finished);
     await delivered;
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR' });
+    expect(sink.types()).not.toContain('TEXT_MESSAGE_CONTENT');
     expect(calls()).toEqual(['ensure-restored', 'GetTask']);
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('preflight: a GetTask answer that names no context is no mismatch: the answer is sent', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const { contextId: _named, ...task } = parked.waiting.task as Record<string, unknown>;
+    const { delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId), { task });
+    const subscribed = await gateway.stream(1);
+    subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+    subscribed.end();
+    await delivered;
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendMessage', 'GetTask', 'SubscribeToTask']);
+  });
+
+  it.each([
+    { stream: 'runs to the end of the turn', frames: endOfTurnFrames, then: [] },
+    { stream: 'stops at a boundary', frames: () => [], then: ['SubscribeToTask'] },
+  ])(
+    'subscribe unless stopped: a direct permission answer streams, and a stream that $stream is followed so',
+    async ({ frames, then }) => {
+      const parked = await parkedAt(permission);
+      const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId));
+      const answer = await gateway.stream(1);
+      answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...frames(ids, 'Ran it.'));
+      answer.end();
+      if (then.length > 0) {
+        const subscribed = await gateway.stream(2);
+        subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+        subscribed.end();
+      }
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendStreamingMessage', ...then]);
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    },
+  );
+
+  it('snapshot then subscribe: a refusal of the gateway met in the subscription ends the run as it is, without asking GetTask again', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const { sink, delivered, calls, gateway, ids, store } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+    );
+    const subscribed = await gateway.stream(1);
+    // The next wait cannot be made durable.
+    store.failNextSaves(1);
+    const next = permissionInput(ids, shellPermissionSpec('tool-2', 'permission-2'));
+    subscribed.push(sidebandPermissionsFrame(ids, [next]));
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_PERSISTENCE_FAILED' });
+    expect(calls()).toEqual([
+      'ensure-restored',
+      'GetTask',
+      'SendMessage',
+      'GetTask',
+      'SubscribeToTask',
+      'CancelTask',
+    ]);
   });
 
   it('cancel: a cancelled question cancels the execution (awaited CancelTask) and ends RUN_ERROR CANCELLED (docs/behaviour/interrupts.md#forwarding-answers)', async () => {
