@@ -448,23 +448,32 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
 
   it.each([
     {
+      subscription: 'fails',
       task: 'has completed',
       state: 'TASK_STATE_COMPLETED',
       ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
     },
     {
+      subscription: 'fails',
+      task: 'still works',
+      state: 'TASK_STATE_WORKING',
+      ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
+    },
+    {
+      subscription: 'ends empty',
       task: 'still works',
       state: 'TASK_STATE_WORKING',
       ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
     },
   ])(
-    'snapshot then subscribe, the subscription failing: GetTask decides, and a task that $task ends the run so',
-    async ({ state, ends }) => {
+    'snapshot then subscribe, the subscription $subscription: GetTask decides, and a task that $task ends the run so',
+    async ({ subscription, state, ends }) => {
       const parked = await parkedAt(permission, { sideband: true });
       const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId));
       const subscribed = await gateway.stream(1);
       gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status: { state } } };
-      subscribed.fail(new TypeError('terminated'));
+      if (subscription === 'fails') subscribed.fail(new TypeError('terminated'));
+      else subscribed.end();
       await delivered;
       await expectConformantEvents(sink.events);
       expect(lastEvent(sink.events)).toMatchObject(ends);
