@@ -395,18 +395,26 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
       ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
     },
   ])(
-    'continue after a boundary, the subscription ending empty: GetTask decides, and $getTask ends the run so (docs/behaviour/interrupts.md#continuation)',
+    'continue after a boundary, the subscription ending with nothing new: GetTask decides, and $getTask ends the run so (docs/behaviour/interrupts.md#continuation)',
     async ({ state, then, ends }) => {
       const parked = await parkedAt(question);
       const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, [
         { interruptId: parked.interruptId, status: 'resolved', payload: { selectedId: 'plan-b' } },
       ]);
       const answer = await gateway.stream(1);
-      // From now on GetTask finds the task in `state`, with nothing to answer.
-      gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status: { state } } };
+      // From now on GetTask finds the task in `state`, with nothing to answer; a working one shows the status
+      // text already streamed, which is not sent again.
+      const message = { messageId: 'm-last', role: 'ROLE_AGENT', parts: [{ text: 'Thinking it over.' }] };
+      const status = state === 'TASK_STATE_WORKING' ? { state, message } : { state };
+      gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status } };
       answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED'));
       answer.end();
-      (await gateway.stream(2)).end();
+      // The subscription opens with the working task, as A2A's does, and ends there.
+      const subscribed = await gateway.stream(2);
+      subscribed.push({
+        task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING', message } },
+      });
+      subscribed.end();
       await delivered;
       await expectConformantEvents(sink.events);
       expect(calls()).toEqual([
@@ -418,6 +426,7 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
         ...then,
       ]);
       expect(lastEvent(sink.events)).toMatchObject(ends);
+      expect(sink.events).not.toContainEqual(expect.objectContaining({ delta: 'Thinking it over.' }));
     },
   );
 
