@@ -51,16 +51,10 @@ export interface EngineRunOptions {
 }
 
 /**
- * One run of RunExecution through the run handler into a recording sink, over a real ThreadRegistry and
- * ThreadRunState on the in-memory store; the kernel is a DrivenA2aGateway the test feeds frame by frame.
+ * Run `runId` of thread-1 (a new turn, or answering `resume`) as admission leaves it: the thread claimed for
+ * the run in `registry`, and its AdmittedRun over a real ThreadRunState.
  */
-export async function startEngineRun(options: EngineRunOptions = {}) {
-  const runId = options.runId ?? 'run-1';
-  const store = options.store ?? new InMemoryThreadStore();
-  if (!options.store) await store.save(freshThread());
-  const registry = options.registry ?? new ThreadRegistry(store, null, null, { threadCacheSize: 8 });
-  const gateway = options.gateway ?? new DrivenA2aGateway();
-  const clock = options.clock ?? new FakeClock();
+export async function admitEngineRun(registry: ThreadRegistry, runId: string, resume?: unknown[]) {
   let admitted!: ThreadState;
   await registry.withLock(THREAD, async () => {
     admitted = (await registry.load(THREAD)) as ThreadState;
@@ -71,7 +65,7 @@ export async function startEngineRun(options: EngineRunOptions = {}) {
     runId,
     messages: [{ id: `m-${runId}`, role: 'user', content: 'hello' }],
     forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/work/ws' } },
-    ...(options.resume ? { resume: options.resume } : {}),
+    ...(resume ? { resume } : {}),
   };
   const persistence = new ThreadRunState(registry, admitted, runId, logger);
   const run = admittedRunFixture(body, {
@@ -79,6 +73,21 @@ export async function startEngineRun(options: EngineRunOptions = {}) {
     contextId: admitted.contextId,
     persistence,
   });
+  return { admitted, persistence, run };
+}
+
+/**
+ * One run of RunExecution through the run handler into a recording sink, over a real ThreadRegistry and
+ * ThreadRunState on the in-memory store; the kernel is a DrivenA2aGateway the test feeds frame by frame.
+ */
+export async function startEngineRun(options: EngineRunOptions = {}) {
+  const runId = options.runId ?? 'run-1';
+  const store = options.store ?? new InMemoryThreadStore();
+  if (!options.store) await store.save(freshThread());
+  const registry = options.registry ?? new ThreadRegistry(store, null, null, { threadCacheSize: 8 });
+  const gateway = options.gateway ?? new DrivenA2aGateway();
+  const clock = options.clock ?? new FakeClock();
+  const { admitted, persistence, run } = await admitEngineRun(registry, runId, options.resume);
   const execution = new RunExecution(run, {
     gateway: options.leaseGuarded ? leaseGuardedGateway(gateway, persistence) : gateway,
     persistence,
@@ -106,7 +115,10 @@ export async function startEngineRun(options: EngineRunOptions = {}) {
  */
 export async function parkedAt(
   inputOf: (ids: ReturnType<typeof kernelIds>) => KernelInputValue,
-  options: { sideband?: boolean } & Pick<EngineRunOptions, 'clock' | 'interruptTtlSeconds'> = {},
+  options: { sideband?: boolean } & Pick<
+    EngineRunOptions,
+    'clock' | 'interruptTtlSeconds' | 'store' | 'registry' | 'gateway'
+  > = {},
 ) {
   const first = await startEngineRun(options);
   const ids = kernelIds(first.admitted.contextId);

@@ -1,6 +1,7 @@
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
-import { questionInput } from '../../demo-kernel/kernel-inputs';
-import { QUESTION_OPTIONS } from '../../demo-kernel/interrupt-scripts';
+import { permissionInput, questionInput, sidebandPermissionsFrame } from '../../demo-kernel/kernel-inputs';
+import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
+import { EN as en } from '../../i18n/catalogue/en';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
 import {
   allowOnce as allow,
@@ -11,6 +12,7 @@ import {
   shellPermission as permission,
   startEngineRun,
 } from '../../../test/support/engine-run';
+import type { DrivenA2aGateway } from '../../../test/support/fakes/driven-a2a-gateway';
 import { FakeClock } from '../../../test/support/fakes/fake-clock';
 import { ThreadRegistry } from '../../threads/thread-registry';
 import { END_REASON_EXPIRED } from '../../threads/thread-state';
@@ -25,6 +27,20 @@ const question = (ids: ReturnType<typeof kernelIds>) =>
   });
 
 const giveUp = (interruptId: string) => [{ interruptId, status: 'cancelled' }];
+
+/** GetTask answers these in turn, the last one from then on. */
+function answerGetTasks(gateway: DrivenA2aGateway, ...answers: A2aFrame[]): void {
+  const getTask = gateway.getTask.bind(gateway);
+  gateway.getTask = (taskId: string) => {
+    gateway.taskSnapshot = answers.length > 1 ? answers.shift() : answers[0];
+    return getTask(taskId);
+  };
+}
+
+/** GetTask's answer for a task that completed. */
+const completed = (ids: ReturnType<typeof kernelIds>): A2aFrame => ({
+  task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
+});
 
 describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
   it('lost execution: nothing pending refuses the answer EXECUTION_LOST without asking A2A anything', async () => {
@@ -43,15 +59,45 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(calls()).toEqual([]);
   });
 
-  it('expiry: an expired interrupt is refused EXECUTION_EXPIRED before any call, its task cancelled and pending cleared (docs/behaviour/interrupts.md#expiry)', async () => {
+  it.each([
+    {
+      resume: 'an answer',
+      entries: allow,
+      ends: { type: 'RUN_ERROR', code: 'EXECUTION_EXPIRED', message: en.executionExpired },
+    },
+    { resume: 'giving it up', entries: giveUp, ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } } },
+  ])(
+    'expiry: an expired interrupt meets $resume before any call, its task cancelled, pending cleared and the execution expired (docs/behaviour/interrupts.md#expiry)',
+    async ({ entries, ends }) => {
+      const clock = new FakeClock();
+      const parked = await parkedAt(permission, { clock, interruptTtlSeconds: 60 });
+      clock.advance(61_000);
+      const { sink, delivered, calls, stored, gateway } = await resumeRun(
+        parked,
+        entries(parked.interruptId),
+      );
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(lastEvent(sink.events)).toMatchObject(ends);
+      expect(calls()).toEqual(['CancelTask']);
+      expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+      const state = await stored();
+      expect(state.execution.pending).toEqual({});
+      expect(state.execution.endReason).toBe(END_REASON_EXPIRED);
+    },
+  );
+
+  it('expiry found by the plan: a deadline that passes while GetTask is answered is refused EXECUTION_EXPIRED, the task cancelled and the execution expired', async () => {
     const clock = new FakeClock();
     const parked = await parkedAt(permission, { clock, interruptTtlSeconds: 60 });
-    clock.advance(61_000);
-    const { sink, delivered, calls, stored, gateway } = await resumeRun(parked, allow(parked.interruptId));
+    clock.advance(59_000);
+    // The kernel takes two seconds to answer GetTask: the interrupt expires meanwhile.
+    const getTask = parked.gateway.getTask.bind(parked.gateway);
+    parked.gateway.getTask = (taskId: string) => (clock.advance(2_000), getTask(taskId));
+    const { sink, delivered, calls, stored } = await resumeRun(parked, allow(parked.interruptId));
     await delivered;
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_EXPIRED' });
-    expect(calls()).toEqual(['CancelTask']);
-    expect(gateway.cancelledTaskIds).toEqual(['task-1']);
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'CancelTask']);
     const state = await stored();
     expect(state.execution.pending).toEqual({});
     expect(state.execution.endReason).toBe(END_REASON_EXPIRED);
@@ -70,6 +116,30 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
   });
 
+  it.each([
+    { about: 'another task', task: { id: 'task-9' } },
+    { about: 'another context', task: { contextId: 'context-9' } },
+  ])(
+    'preflight: a GetTask answer about $about refuses A2A_PROTOCOL_ERROR, sends nothing and keeps the interrupt',
+    async ({ task }) => {
+      const parked = await parkedAt(permission, { sideband: true });
+      const snapshot = { task: { ...(parked.waiting.task as Record<string, unknown>), ...task } };
+      const { sink, delivered, calls, stored, interruptId } = await resumeRun(
+        parked,
+        allow(parked.interruptId),
+        snapshot,
+      );
+      await delivered;
+      expect(lastEvent(sink.events)).toMatchObject({
+        type: 'RUN_ERROR',
+        code: 'A2A_PROTOCOL_ERROR',
+        message: en.taskIdentityMismatch,
+      });
+      expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+      expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
+    },
+  );
+
   it('forgotten execution: a task the kernel no longer knows ends a give-up resume with RUN_FINISHED and nothing pending', async () => {
     const parked = await parkedAt(permission);
     parked.gateway.forgetTasks();
@@ -85,6 +155,20 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     const state = await stored();
     expect(state.execution.pending).toEqual({});
     expect(state.terminalExecutionIds).toContain(admitted.execution.executionId);
+  });
+
+  it('preflight: a GetTask that fails (the kernel unreachable) is not a forgotten execution: a give-up ends A2A_UNAVAILABLE with the interrupt kept', async () => {
+    const parked = await parkedAt(permission);
+    parked.gateway.getTask = () => Promise.reject(new TypeError('fetch failed'));
+    const { sink, delivered, calls, stored, interruptId } = await resumeRun(
+      parked,
+      giveUp(parked.interruptId),
+      null,
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' });
+    expect(calls()).toEqual(['ensure-restored']);
+    expect(Object.keys((await stored()).execution.pending)).toEqual([interruptId]);
   });
 
   it('taken by the kernel: an answer already in the task history is recorded, not sent again, and ends RESUME_ALREADY_APPLIED', async () => {
@@ -111,16 +195,113 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(state.appliedResumeDigests.map((d) => d.interruptId)).toEqual([interruptId]);
   });
 
-  it('reconcile: a task that finished meanwhile replaces the pending set, durably, before the refusal', async () => {
+  it('already applied: the retry of an accepted answer, once the kernel waits on nothing more, sends nothing, clears pending durably and ends RESUME_ALREADY_APPLIED (docs/behaviour/interrupts.md#replay)', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    // Run 2 answers it; the turn goes on to a second permission, where it ends.
+    const second = await resumeRun(parked, allow(parked.interruptId));
+    const subscribed = await second.gateway.stream(1);
+    const next = permissionInput(parked.ids, shellPermissionSpec('tool-2', 'permission-2'));
+    subscribed.push(sidebandPermissionsFrame(parked.ids, [next]));
+    await second.delivered;
+    expect(Object.keys((await second.stored()).execution.pending)).toEqual(['permission-2']);
+    // Run 3 sends run 2's answer again; the kernel no longer waits on anything.
+    const waitsOnNothing = {
+      task: {
+        ...(parked.waiting.task as Record<string, unknown>),
+        metadata: { iac_code: { iacCodeSessionId: 'session-1', pendingPermissions: [] } },
+      },
+    };
+    const { sink, delivered, calls, stored } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+      waitsOnNothing,
+      {
+        runId: 'run-3',
+      },
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'RESUME_ALREADY_APPLIED',
+      message: en.responseAlreadyApplied,
+    });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('reconcile: a task that finished meanwhile replaces the pending set, durably, before the refusal, its last text not replayed', async () => {
     const parked = await parkedAt(permission);
+    const message = { messageId: 'm-end', role: 'ROLE_AGENT', parts: [{ text: 'Done elsewhere.' }] };
     const finished = {
-      task: { id: 'task-1', contextId: parked.ids.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
+      task: {
+        id: 'task-1',
+        contextId: parked.ids.contextId,
+        status: { state: 'TASK_STATE_COMPLETED', message },
+      },
     };
     const { sink, delivered, calls, stored } = await resumeRun(parked, allow(parked.interruptId), finished);
     await delivered;
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR' });
+    expect(sink.types()).not.toContain('TEXT_MESSAGE_CONTENT');
     expect(calls()).toEqual(['ensure-restored', 'GetTask']);
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('preflight: a GetTask answer that names no context is no mismatch: the answer is sent', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const { contextId: _named, ...task } = parked.waiting.task as Record<string, unknown>;
+    const { delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId), { task });
+    const subscribed = await gateway.stream(1);
+    subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+    subscribed.end();
+    await delivered;
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendMessage', 'GetTask', 'SubscribeToTask']);
+  });
+
+  it.each([
+    { stream: 'runs to the end of the turn', frames: endOfTurnFrames, then: [] },
+    { stream: 'stops at a boundary', frames: () => [], then: ['SubscribeToTask'] },
+  ])(
+    'subscribe unless stopped: a direct permission answer streams, and a stream that $stream is followed so',
+    async ({ frames, then }) => {
+      const parked = await parkedAt(permission);
+      const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId));
+      const answer = await gateway.stream(1);
+      answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...frames(ids, 'Ran it.'));
+      answer.end();
+      if (then.length > 0) {
+        const subscribed = await gateway.stream(2);
+        subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+        subscribed.end();
+      }
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendStreamingMessage', ...then]);
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    },
+  );
+
+  it('snapshot then subscribe: a refusal of the gateway met in the subscription ends the run as it is, without asking GetTask again', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const { sink, delivered, calls, gateway, ids, store } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+    );
+    const subscribed = await gateway.stream(1);
+    // The next wait cannot be made durable.
+    store.failNextSaves(1);
+    const next = permissionInput(ids, shellPermissionSpec('tool-2', 'permission-2'));
+    subscribed.push(sidebandPermissionsFrame(ids, [next]));
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_PERSISTENCE_FAILED' });
+    expect(calls()).toEqual([
+      'ensure-restored',
+      'GetTask',
+      'SendMessage',
+      'GetTask',
+      'SubscribeToTask',
+      'CancelTask',
+    ]);
   });
 
   it('cancel: a cancelled question cancels the execution (awaited CancelTask) and ends RUN_ERROR CANCELLED (docs/behaviour/interrupts.md#forwarding-answers)', async () => {
@@ -169,6 +350,152 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect((await stored()).execution.pending).toEqual({});
   });
+
+  it('interrupt again: a GetTask that reveals a wait the gateway did not know ends RUN_FINISHED(interrupt) listing both, sending nothing', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const second = permissionInput(parked.ids, shellPermissionSpec('tool-2', 'permission-2'));
+    const task = parked.waiting.task as Record<string, unknown>;
+    const snapshot = {
+      task: {
+        ...task,
+        metadata: { iac_code: { iacCodeSessionId: 'session-1', pendingPermissions: [parked.input, second] } },
+      },
+    };
+    const { sink, delivered, calls, stored } = await resumeRun(parked, allow(parked.interruptId), snapshot);
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(lastEvent(sink.events)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: {
+        type: 'interrupt',
+        interrupts: [
+          expect.objectContaining({ id: parked.interruptId }),
+          expect.objectContaining({ id: 'permission-2' }),
+        ],
+      },
+    });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect(Object.keys((await stored()).execution.pending).sort()).toEqual([
+      parked.interruptId,
+      'permission-2',
+    ]);
+  });
+
+  it.each([
+    {
+      getTask: 'a task still working',
+      state: 'TASK_STATE_WORKING',
+      then: ['CancelTask'],
+      ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
+    },
+    {
+      getTask: 'a task that completed',
+      state: 'TASK_STATE_COMPLETED',
+      then: [],
+      ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
+    },
+  ])(
+    'continue after a boundary, the subscription ending with nothing new: GetTask decides, and $getTask ends the run so (docs/behaviour/interrupts.md#continuation)',
+    async ({ state, then, ends }) => {
+      const parked = await parkedAt(question);
+      const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, [
+        { interruptId: parked.interruptId, status: 'resolved', payload: { selectedId: 'plan-b' } },
+      ]);
+      const answer = await gateway.stream(1);
+      // From now on GetTask finds the task in `state`, with nothing to answer; a working one shows the status
+      // text already streamed, which is not sent again.
+      const message = { messageId: 'm-last', role: 'ROLE_AGENT', parts: [{ text: 'Thinking it over.' }] };
+      const status = state === 'TASK_STATE_WORKING' ? { state, message } : { state };
+      gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status } };
+      answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED'));
+      answer.end();
+      // The subscription opens with the working task, as A2A's does, and ends there.
+      const subscribed = await gateway.stream(2);
+      subscribed.push({
+        task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING', message } },
+      });
+      subscribed.end();
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual([
+        'ensure-restored',
+        'GetTask',
+        'SendStreamingMessage',
+        'SubscribeToTask',
+        'GetTask',
+        ...then,
+      ]);
+      expect(lastEvent(sink.events)).toMatchObject(ends);
+      expect(sink.events).not.toContainEqual(expect.objectContaining({ delta: 'Thinking it over.' }));
+    },
+  );
+
+  it('follow the stream: an answer stream that runs to the end of the turn is the whole turn, with no SubscribeToTask', async () => {
+    const parked = await parkedAt(question);
+    const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, [
+      { interruptId: parked.interruptId, status: 'resolved', payload: { selectedId: 'plan-b' } },
+    ]);
+    const answer = await gateway.stream(1);
+    answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Plan B it is.'));
+    answer.end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendStreamingMessage']);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('snapshot then subscribe: a task the GetTask after the sideband answer finds completed is not subscribed to', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    // The preflight's GetTask shows the wait, the one after SendMessage the task done.
+    answerGetTasks(parked.gateway, parked.waiting, completed(parked.ids));
+    const { sink, delivered, calls } = await resumeRun(parked, allow(parked.interruptId), null);
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendMessage', 'GetTask']);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it.each([
+    {
+      subscription: 'fails',
+      task: 'has completed',
+      state: 'TASK_STATE_COMPLETED',
+      ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
+    },
+    {
+      subscription: 'fails',
+      task: 'still works',
+      state: 'TASK_STATE_WORKING',
+      ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
+    },
+    {
+      subscription: 'ends empty',
+      task: 'still works',
+      state: 'TASK_STATE_WORKING',
+      ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
+    },
+  ])(
+    'snapshot then subscribe, the subscription $subscription: GetTask decides, and a task that $task ends the run so',
+    async ({ subscription, state, ends }) => {
+      const parked = await parkedAt(permission, { sideband: true });
+      const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId));
+      const subscribed = await gateway.stream(1);
+      gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status: { state } } };
+      if (subscription === 'fails') subscribed.fail(new TypeError('terminated'));
+      else subscribed.end();
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(lastEvent(sink.events)).toMatchObject(ends);
+      expect(calls().slice(0, 6)).toEqual([
+        'ensure-restored',
+        'GetTask',
+        'SendMessage',
+        'GetTask',
+        'SubscribeToTask',
+        'GetTask',
+      ]);
+    },
+  );
 
   describe('re-adoption of an orphaned turn (docs/behaviour/state.md#re-adoption)', () => {
     /**
