@@ -86,14 +86,23 @@ function itBindsThreadsToTheirCaller(
     }
 
     const query = 'rosInvocationId=invocation-1';
+    // The execution route answers another caller's run as the cancel extension does (not found); the thread
+    // route as the run route does (docs/behaviour/state.md#caller-binding), so a client can tell it from a
+    // quiet thread.
     const reattachRoutes = [
-      `${gateway.url}extensions/iac-code/v1/executions/${executionId}/events?${query}`,
-      `${gateway.url}extensions/iac-code/v1/threads/${threadId}/events?${query}`,
+      {
+        route: `${gateway.url}extensions/iac-code/v1/executions/${executionId}/events?${query}`,
+        refusal: { status: 404, code: 'EXECUTION_NOT_FOUND' },
+      },
+      {
+        route: `${gateway.url}extensions/iac-code/v1/threads/${threadId}/events?${query}`,
+        refusal: { status: 409, code: 'THREAD_BINDING_CONFLICT' },
+      },
     ];
-    for (const route of reattachRoutes) {
+    for (const { route, refusal } of reattachRoutes) {
       const notHers = await fetch(route, { headers: alice.headers });
-      expect(notHers.status).toBe(404);
-      expect(await notHers.json()).toMatchObject({ error: { code: 'EXECUTION_NOT_FOUND' } });
+      expect(notHers.status).toBe(refusal.status);
+      expect(await notHers.json()).toMatchObject({ error: { code: refusal.code } });
       const his = await openEvents(route, bob).finished;
       expect(his.status).toBe(200);
       expect(his.events.map((event) => event.type)).toEqual(opened.events.map((event) => event.type));
