@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param, Req, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Observable } from 'rxjs';
+import { startWith, type Observable } from 'rxjs';
 import { RequestAuthGuard } from '../auth/request-auth.guard';
 import { getRequestPrincipal } from '../auth/request-principal';
 import { setRequestLanguage } from '../common/request-language';
@@ -9,7 +9,7 @@ import { negotiateLanguage } from '../i18n/negotiate-language';
 import { agentCoreSessionIdOf } from '../logging/request-log-fields';
 import { ReattachService, type ReattachRequest } from '../run-log/reattach.service';
 import { ReattachRefusalFilter } from './reattach-refusal.filter';
-import { SseRun, type SseRunItem } from './sse-run-renderer';
+import { SSE_OPEN, SseRun, type SseRunItem } from './sse-run-renderer';
 import { withHeartbeat } from './with-heartbeat';
 
 /**
@@ -55,7 +55,8 @@ export class ReattachController {
       agentCoreSessionId: agentCoreSessionIdOf(request.headers) ?? null,
       cursor: typeof lastEventId === 'string' ? lastEventId : singleText(request.query.after),
     });
-    return admitted.frames().pipe(withHeartbeat(this.config.heartbeatMs));
+    // Admitted: the response opens now, even at the head of a quiet run whose next frame may be a heartbeat away.
+    return admitted.frames().pipe(startWith(SSE_OPEN), withHeartbeat(this.config.heartbeatMs));
   }
 }
 

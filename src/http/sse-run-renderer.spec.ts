@@ -8,7 +8,7 @@ import { RunMetrics } from '../metrics/run-metrics';
 import { RunDemand, type RunFrame } from '../run-log/run-frames';
 import { FakeWire } from '../../test/support/fakes/fake-wire';
 import { encodeSseFrame } from '../wire/sse-frame';
-import { SseRunRenderer, type SseRunItem } from './sse-run-renderer';
+import { SSE_OPEN, SseRunRenderer, type SseRunItem } from './sse-run-renderer';
 import { HEARTBEAT, HEARTBEAT_COMMENT } from './with-heartbeat';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -105,6 +105,20 @@ describe('SseRunRenderer (docs/behaviour/sse.md)', () => {
     expect(response.log.at(-1)).toBe('end');
     // One value, then complete: Nest's own reply finds the response ended.
     expect(outcome).toEqual({ values: 1, completed: true });
+  });
+
+  it('opens the response on SSE_OPEN with nothing written: the headers leave at the end of the turn, or with a frame of that turn', async () => {
+    const { response, run } = render(30_000);
+    run.next(SSE_OPEN);
+    expect(response.statusCode).toBe(200);
+    expect(response.chunks).toEqual([]);
+    await nextTurn();
+    expect(response.log).toEqual(['cork', 'headers', 'socket.cork', 'uncork', 'socket.uncork']);
+    const frame = event('RUN_STARTED');
+    run.next(frame);
+    expect(response.chunks).toEqual([
+      `id: ${frame.id}\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1}\n\n`,
+    ]);
   });
 
   it('writes the id line first while reattaching is on (docs/behaviour/reattach.md#event-ids); the heartbeat has none', () => {

@@ -17,8 +17,17 @@ import { drainedOrClosed, TurnCork } from '../runs/run-flow-control';
 import { sseRecordOf } from '../wire/sse-frame';
 import { HEARTBEAT, HEARTBEAT_COMMENT, type Heartbeat } from './with-heartbeat';
 
-/** What a run route's handler returns, as an Observable: its frames, and the heartbeat in its silences. */
-export type SseRunItem = RunFrame | Heartbeat;
+/**
+ * Sent first by a route whose admission is over but whose first frame may be a while away (a reattach at the
+ * head of a quiet run): the response opens (200, headers) at once, with nothing written.
+ */
+export const SSE_OPEN = Symbol('sse-open');
+
+/**
+ * What a run route's handler returns, as an Observable: its frames, the heartbeat in its silences, and
+ * optionally SSE_OPEN first.
+ */
+export type SseRunItem = RunFrame | Heartbeat | typeof SSE_OPEN;
 
 /**
  * Renders the Observable a run route returns as SSE (docs/behaviour/sse.md): the route's own decorator,
@@ -93,6 +102,8 @@ class SseResponse {
     if (this.response.destroyed) return;
     const isFirst = !this.isOpen;
     if (isFirst) this.open();
+    // The headers leave at the end of this turn, with any frame written in it.
+    if (item === SSE_OPEN) return;
     this.turnCork.forThisTurn();
     if (item === HEARTBEAT) {
       this.metrics.heartbeatSent();

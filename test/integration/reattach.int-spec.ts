@@ -156,6 +156,36 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
       expect(interrupts.length).toBeGreaterThan(0);
     });
 
+    it('a reattach at the head of a quiet run is answered at once: 200 and the headers, before any frame or heartbeat', async () => {
+      // No heartbeat within the test's time: if the headers waited for the next item, the fetch would not settle.
+      // A 1 s window: once both readers left, the run is cancelled and the gateway closes.
+      const quiet = await gateways.start({
+        IAC_CODE_AGUI_REATTACH_SECONDS: '1',
+        IAC_CODE_AGUI_HEARTBEAT_SECONDS: '3600',
+      });
+      const threadId = 'quiet-head';
+      const owner = await fetch(quiet.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify(runInput({ threadId, runId: 'run-quiet', text: 'silent' })),
+      });
+      const reader = (owner.body as ReadableStream<Uint8Array>).getReader();
+      let text = '';
+      // Until the session event (the last frame of a `silent` run until its task is cancelled).
+      while (!text.includes('iac-code.session.v1'))
+        text += new TextDecoder().decode((await reader.read()).value);
+      const headId = [...text.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] as string;
+      const reattach = new AbortController();
+      const head = await fetch(byThread(quiet, threadId, 'rosInvocationId=invocation-1'), {
+        headers: { 'last-event-id': headId },
+        signal: reattach.signal,
+      });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/event-stream');
+      reattach.abort();
+      await reader.cancel();
+    });
+
     it('two observers and the owner see the same stream; the owner leaving alone cancels nothing', async () => {
       const threadId = 'watched';
       const owner = openRun(gateway.url, runInput({ threadId, runId: 'run-watched', text: 'slow' }));
