@@ -3,8 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import {
   ADMISSION_CODES,
   IN_STREAM_CODES,
@@ -15,6 +13,7 @@ import {
   runBodyArbitrary,
   statusOfCode,
 } from '../support/fuzz-inputs';
+import { exposedGc } from '../support/exposed-gc';
 import { parseSse } from '../support/sse-client';
 import { useGateway } from '../support/use-gateway';
 import { WsRunClient } from '../support/ws-client';
@@ -37,8 +36,7 @@ const timeoutFor = (bodies: number) => Math.max(30_000, bodies * BUDGET_PER_BODY
 /** Heap growth tolerated between the first and the last batch once warm: allocator noise, not a leak's size. */
 const HEAP_MARGIN_BYTES = 24 * 1024 * 1024;
 
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = vm.runInNewContext('gc') as () => void;
+const collectGarbage = exposedGc();
 
 type Envelope = { error: { code: string; message: string } };
 
