@@ -117,8 +117,9 @@ describe('fuzzed input', () => {
     }
     if (typeof cwd !== 'string') return [];
     const relative = path.relative(root, path.normalize(cwd));
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [];
     const names = relative.split(path.sep);
+    // A first name of `..` leaves the root; `..%2f` (a name that only starts with two dots) stays inside it.
+    if (relative === '' || names[0] === '..' || path.isAbsolute(relative)) return [];
     return names.map((_, index) => names.slice(0, index + 1).join(path.sep));
   }
 
