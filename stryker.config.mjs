@@ -14,7 +14,9 @@ export default {
     config: {
       roots: ['<rootDir>/src', '<rootDir>/bench', '<rootDir>/test/support'],
       // Transpile only: a mutant is type-checked once by the TypeScript checker below, not again per spec run.
-      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+      // ts-jest transpiles file by file when the compiler options say isolatedModules (its own option of that
+      // name is deprecated); an object here is merged over the tsconfig.json it finds at the root.
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }] },
     },
   },
   coverageAnalysis: 'perTest',

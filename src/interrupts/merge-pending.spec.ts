@@ -7,6 +7,7 @@ const CONTEXT = 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f';
 const EXPIRES_AT = '2026-01-01T00:09:00.000Z';
 const OLD_EXPIRES_AT = '2026-01-01T00:01:00.000Z';
 
+// Not config/'s deepFreeze: interrupts/ imports only wire/, common/ and i18n/ (docs/architecture.md#directions).
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
     Object.values(value).forEach(deepFreeze);

@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import type { Clock } from '../common/clock';
-import { ErrorCode } from '../common/error-code';
-import { runError } from '../events/run-events';
-import { MessageCatalogue, type Language } from '../i18n/message-catalogue';
-import { encodeSseFrame } from '../wire/sse-frame';
-import { formatCursor } from './event-cursor';
+import type { Language } from '../i18n/message-catalogue';
+import { followRedisRun } from './redis-run-follower';
+import { RedisRunLogKeys, sequenceOf } from './redis-run-log-keys';
 import type { ReattachLimits } from '../config/app-config';
 import type { ThreadState } from '../threads/thread-state';
 import type { EventFrame } from '../wire/sse-frame';
@@ -28,10 +25,6 @@ export interface RedisRunLogSettings {
   readonly language: Language;
 }
 
-/** How long one XREAD BLOCK waits before the reader checks that the run and its owner still exist. */
-const BLOCK_MS = 2000;
-/** Entries one XREAD returns at most. */
-const READ_COUNT = 512;
 /** A running run's keys outlive a replica that died without ending it by this much past the window. */
 const RUNNING_TTL_EXTRA_MS = 60_000;
 
@@ -42,11 +35,12 @@ const RUNNING_TTL_EXTRA_MS = 60_000;
  * scored with when the window would end for it (refreshed while it follows, set once as it leaves; `GT`,
  * so a late refresh never shortens it); the owner's mark, alive while its replica is. Every key has a TTL:
  * the window after the run's end, a little more while it runs. Readers follow with `XREAD BLOCK` on a
- * connection of their own.
+ * connection of their own (redis-run-follower.ts); the key names are redis-run-log-keys.ts's.
  */
 export class RedisRunLog implements SharedRunLog {
   private readonly logger = new Logger(RedisRunLog.name);
   private readonly client: Redis;
+  private readonly keys: RedisRunLogKeys;
   private hasWarned = false;
   /** The owner marks of the runs this replica runs, refreshed until each ends. */
   private readonly ownerMarks = new Map<string, NodeJS.Timeout>();
@@ -56,6 +50,7 @@ export class RedisRunLog implements SharedRunLog {
     private readonly limits: ReattachLimits,
     private readonly clock: Clock,
   ) {
+    this.keys = new RedisRunLogKeys(settings.keyPrefix);
     this.client = new Redis(settings.redisUrl, {
       ...(settings.tls ? { tls: {} } : {}),
       maxRetriesPerRequest: 1,
@@ -73,13 +68,13 @@ export class RedisRunLog implements SharedRunLog {
       admittedState: identity.admittedState,
     });
     const ttl = this.runningTtlMs();
-    const owner = this.ownerKey(identity.runToken);
+    const owner = this.keys.owner(identity.runToken);
     const { ownerLeaseMs } = this.settings;
     this.send(
       this.client
         .multi()
-        .set(this.key(`thread:${identity.threadId}`), record, 'PX', ttl)
-        .set(this.key(`execution:${identity.executionId}`), record, 'PX', ttl)
+        .set(this.keys.thread(identity.threadId), record, 'PX', ttl)
+        .set(this.keys.execution(identity.executionId), record, 'PX', ttl)
         .set(owner, '1', 'PX', ownerLeaseMs),
     );
     const refresh = setInterval(
@@ -92,7 +87,7 @@ export class RedisRunLog implements SharedRunLog {
   }
 
   appended(identity: RetainedRunIdentity, sequence: number, frame: EventFrame): void {
-    const events = this.eventsKey(identity.runToken);
+    const events = this.keys.events(identity.runToken);
     const pipeline = this.client
       .pipeline()
       .xadd(
@@ -114,9 +109,9 @@ export class RedisRunLog implements SharedRunLog {
     this.unmark(identity.runToken);
     const pipeline = this.client
       .pipeline()
-      .xadd(this.eventsKey(identity.runToken), `${lastSequence}-1`, 'end', '1');
+      .xadd(this.keys.events(identity.runToken), `${lastSequence}-1`, 'end', '1');
     this.refresh(pipeline, identity, this.limits.graceMs);
-    pipeline.pexpire(this.ownerKey(identity.runToken), this.limits.graceMs);
+    pipeline.pexpire(this.keys.owner(identity.runToken), this.limits.graceMs);
     this.send(pipeline);
   }
 
@@ -126,15 +121,15 @@ export class RedisRunLog implements SharedRunLog {
       this.client
         .multi()
         .del(
-          this.eventsKey(identity.runToken),
-          this.readersKey(identity.runToken),
-          this.ownerKey(identity.runToken),
+          this.keys.events(identity.runToken),
+          this.keys.readers(identity.runToken),
+          this.keys.owner(identity.runToken),
         )
         .eval(
           DELETE_IF_OURS,
           2,
-          this.key(`thread:${identity.threadId}`),
-          this.key(`execution:${identity.executionId}`),
+          this.keys.thread(identity.threadId),
+          this.keys.execution(identity.executionId),
           identity.runToken,
         ),
     );
@@ -143,15 +138,16 @@ export class RedisRunLog implements SharedRunLog {
   async find(
     target: { readonly executionId: string } | { readonly threadId: string },
   ): Promise<SharedRun | undefined> {
-    const key = 'executionId' in target ? `execution:${target.executionId}` : `thread:${target.threadId}`;
-    const text = await this.client.get(this.key(key));
+    const key =
+      'executionId' in target ? this.keys.execution(target.executionId) : this.keys.thread(target.threadId);
+    const text = await this.client.get(key);
     if (!text) return undefined;
     const identity = JSON.parse(text) as RetainedRunIdentity & { admittedState: ThreadState };
-    const events = this.eventsKey(identity.runToken);
+    const events = this.keys.events(identity.runToken);
     const [first, last, owners] = await Promise.all([
       this.client.xrange(events, '-', '+', 'COUNT', 1),
       this.client.xrevrange(events, '+', '-', 'COUNT', 1),
-      this.client.exists(this.ownerKey(identity.runToken)),
+      this.client.exists(this.keys.owner(identity.runToken)),
     ]);
     // A run whose owner is gone before its end is over for every reader (docs/behaviour/reattach.md#on-any-replica).
     if (owners === 0) return undefined;
@@ -166,98 +162,25 @@ export class RedisRunLog implements SharedRunLog {
 
   async remoteWindowLeftMs(runToken: string): Promise<number> {
     // Each reader's score is when the window would end for it: refreshed while it follows, set once as it leaves.
-    const latest = await this.client.zrevrange(this.readersKey(runToken), 0, 0, 'WITHSCORES');
+    const latest = await this.client.zrevrange(this.keys.readers(runToken), 0, 0, 'WITHSCORES');
     return latest.length < 2 ? 0 : Math.max(0, Number(latest[1]) - this.clock.now());
   }
 
   follow(run: SharedRun, sequence: number, sink: FrameSink): RunFollower {
-    const { runToken } = run.identity;
-    const reader = randomUUID();
-    const readers = this.readersKey(runToken);
-    const blocking = this.client.duplicate();
-    blocking.on('error', () => undefined);
-    let isStopped = false;
-    const present = () =>
-      void this.client
-        .multi()
-        .zadd(readers, 'GT', this.clock.now() + this.limits.graceMs, reader)
-        .pexpire(readers, this.runningTtlMs())
-        .exec()
-        .catch((error: unknown) => this.warn('Redis write failed', error));
-    present();
-    const presence = setInterval(present, Math.max(1, Math.floor(this.limits.graceMs / 3)));
-    presence.unref();
-    const follow = async () => {
-      const events = this.eventsKey(runToken);
-      let after = sequence;
-      while (!isStopped) {
-        const answer = await blocking.xread(
-          'COUNT',
-          READ_COUNT,
-          'BLOCK',
-          BLOCK_MS,
-          'STREAMS',
-          events,
-          `${after}-0`,
-        );
-        if (isStopped) return;
-        if (!answer) {
-          const [hasEvents, hasOwner] = await Promise.all([
-            this.client.exists(events),
-            this.client.exists(this.ownerKey(runToken)),
-          ]);
-          if (hasEvents === 0) return sink.abort(new Error('the run log is gone'));
-          if (hasOwner === 0) return this.ownerLost(runToken, after, sink);
-          continue;
-        }
-        for (const [id, fields] of answer[0][1]) {
-          if (id.endsWith('-1')) return sink.end();
-          const next = sequenceOf(id);
-          // Trimmed at the bound before this reader read it: cut, never a stream with a hole.
-          if (next !== after + 1) return sink.abort(new Error('the reader fell behind the event log'));
-          sink.write({ id: fields[1], data: fields[3] });
-          after = next;
-          const writable = sink.whenWritable();
-          if (writable) await writable;
-          if (isStopped) return;
-        }
-      }
-    };
-    const done = follow()
-      .catch((error: unknown) => {
-        if (!isStopped) sink.abort(error);
-      })
-      .finally(() => {
-        isStopped = true;
-        clearInterval(presence);
-        blocking.disconnect();
-        // The window counts from this moment for this reader (docs/behaviour/reattach.md#on-any-replica).
-        void this.client
-          .zadd(readers, 'GT', this.clock.now() + this.limits.graceMs, reader)
-          .catch(() => undefined);
-      });
-    return {
-      done,
-      stop: () => {
-        isStopped = true;
-        blocking.disconnect();
+    return followRedisRun(
+      {
+        client: this.client,
+        keys: this.keys,
+        limits: this.limits,
+        clock: this.clock,
+        language: this.settings.language,
+        runningTtlMs: this.runningTtlMs(),
+        warn: (msg, error) => this.warn(msg, error),
       },
-    };
-  }
-
-  /**
-   * The owner's mark expired before the run's end: the replica that ran it is gone. The reader gets a
-   * terminal RUN_ERROR RUN_OWNER_LOST, after the last event it had, and its stream ends.
-   */
-  private ownerLost(runToken: string, after: number, sink: FrameSink): void {
-    const event = runError(
-      ErrorCode.RUN_OWNER_LOST,
-      new MessageCatalogue().render('runOwnerLost', this.settings.language),
-      undefined,
-      this.clock.now(),
+      run,
+      sequence,
+      sink,
     );
-    sink.write({ id: formatCursor(runToken, after + 1), data: encodeSseFrame(event) });
-    sink.end();
   }
 
   private unmark(runToken: string): void {
@@ -276,9 +199,9 @@ export class RedisRunLog implements SharedRunLog {
     ttlMs: number,
   ): void {
     pipeline
-      .pexpire(this.eventsKey(identity.runToken), ttlMs)
-      .pexpire(this.key(`thread:${identity.threadId}`), ttlMs)
-      .pexpire(this.key(`execution:${identity.executionId}`), ttlMs);
+      .pexpire(this.keys.events(identity.runToken), ttlMs)
+      .pexpire(this.keys.thread(identity.threadId), ttlMs)
+      .pexpire(this.keys.execution(identity.executionId), ttlMs);
   }
 
   private runningTtlMs(): number {
@@ -298,26 +221,6 @@ export class RedisRunLog implements SharedRunLog {
       error: error instanceof Error ? error.message : String(error),
     });
   }
-
-  private key(suffix: string): string {
-    return `${this.settings.keyPrefix}runlog:${suffix}`;
-  }
-
-  private eventsKey(runToken: string): string {
-    return this.key(`${runToken}:events`);
-  }
-
-  private ownerKey(runToken: string): string {
-    return this.key(`${runToken}:owner`);
-  }
-
-  private readersKey(runToken: string): string {
-    return this.key(`${runToken}:readers`);
-  }
-}
-
-function sequenceOf(streamId: string): number {
-  return Number(streamId.slice(0, streamId.indexOf('-')));
 }
 
 /** Deletes the run's records unless a newer run of the thread or execution replaced them. */

@@ -1,4 +1,5 @@
 import { ErrorCode } from '../common/error-code';
+import { deepFreeze } from '../config/deep-freeze';
 import { decideAdmission, type AdmissionDecision, type AdmissionRequest } from './decide-admission';
 import { contextIdForThread } from './thread-context-id';
 import type { ThreadState } from './thread-state';
@@ -8,14 +9,6 @@ const CONTEXT_OF_THREAD_1 = 'agui-4b0a5fefc328e6b9257bc535e3c5d26fec36b52f';
 const NOW = Date.parse('2026-01-01T00:05:00Z');
 const DIGEST_1 = '1'.repeat(64);
 const DIGEST_2 = '2'.repeat(64);
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.values(value).forEach(deepFreeze);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 function existingState(overrides: Partial<ThreadState> = {}): ThreadState {
   return {

@@ -1,39 +1,31 @@
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  fsync,
-  open,
-  openSync,
-  readFileSync,
-  rename,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Logger, type OnModuleInit } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { SystemClock, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
+import {
+  fsyncDirectory,
+  isErrno,
+  PRIVATE_FILE_MODE,
+  renameWithRetry,
+  writeFileDurably,
+  type DurableWrite,
+} from './durable-files';
 import { GroupedDirectorySync } from './grouped-directory-sync';
 import { THREAD_TEMP_FILE_NAME, threadFileStem, threadTempFileName } from './thread-file-name';
 import { serializeThreadState, validateThreadState, type ThreadState } from './thread-state';
 import { errnoOfStoreFailure, type ThreadStore } from './thread-store';
 
 const PRIVATE_DIR_MODE = 0o700;
-const PRIVATE_FILE_MODE = 0o600;
-const RENAME_ATTEMPTS = 3;
-const RENAME_RETRY_DELAY_MS = 10;
 /**
  * A temp file older than this is a leftover of a killed process: a live write takes milliseconds. Younger
  * ones may belong to another process sharing the directory, mid-write.
  */
 const STALE_TEMP_AGE_MS = 60_000;
 
-/** Creates a file, writes it and fsyncs it: the store's one kind of write (a port, so a test can fill the disk). */
-export type DurableWrite = (path: string, text: string) => Promise<void>;
+export type { DurableWrite } from './durable-files';
 
 export interface FileThreadStoreOptions {
   readonly clock?: Clock;
@@ -248,56 +240,6 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
       });
     }
   }
-}
-
-/**
- * Only what may wait for the disk or the journal goes to the thread pool: creating the file, its fsync, the
- * rename and the directory's fsync (a create or rename right after an fsync waits ~0.3–1 ms for the journal
- * on ext4: it must not block the event loop). The write into the page cache, the fchmod and the closes are
- * synchronous: microseconds each, less than a thread-pool round trip (docs/benchmarks.md#per-run-profile).
- */
-async function writeFileDurably(path: string, text: string): Promise<void> {
-  // O_EXCL|O_NOFOLLOW: never write through a file or link someone planted at the temp name.
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const fd = await openInPool(path, flags, PRIVATE_FILE_MODE);
-  try {
-    fchmodSync(fd, PRIVATE_FILE_MODE); // the umask may have narrowed, never widened, the mode; be exact
-    writeFileSync(fd, text, 'utf8');
-    await fsyncOf(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-// The callback forms: a plain descriptor, no FileHandle object per call.
-const openInPool = promisify(open);
-const fsyncOf = promisify(fsync);
-const renameInPool = promisify(rename);
-
-/** The Python store retries the rename up to 3 times: Windows refuses it while a reader has the file open. */
-async function renameWithRetry(from: string, to: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await renameInPool(from, to);
-      return;
-    } catch (error) {
-      if (attempt >= RENAME_ATTEMPTS || isErrno(error, 'ENOENT')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RENAME_RETRY_DELAY_MS * attempt));
-    }
-  }
-}
-
-async function fsyncDirectory(path: string): Promise<void> {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await fsyncOf(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function isErrno(error: unknown, code: string): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === code;
 }
 
 function unavailable(cause: unknown): AguiError {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
+import type { Clock } from '../common/clock';
 import { watchRedisConnection } from './redis-connection-log';
 
 interface CancelMessage {
@@ -33,6 +34,7 @@ export class RedisCancelChannel {
     private readonly logger: Logger,
     private readonly logText: (error: unknown) => string,
     private readonly isClosed: () => boolean,
+    private readonly clock: Clock,
   ) {
     this.subscribed = new Promise<void>((resolve) => (this.confirm = resolve));
   }
@@ -54,6 +56,7 @@ export class RedisCancelChannel {
       logger: this.logger,
       logText: this.logText,
       isClosed: this.isClosed,
+      clock: this.clock,
       onReady: () => this.subscribe(subscriber),
     });
     subscriber.on('message', (from: string, text: string) => {

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
+import type { Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 
 /**
@@ -17,11 +18,13 @@ export interface RedisConnectionWatch {
   readonly onReady: () => void;
   /** True once the store shuts down: closing is then no news. */
   readonly isClosed: () => boolean;
+  /** What the time away and the wait at start are measured with. */
+  readonly clock: Clock;
 }
 
 export function watchRedisConnection(connection: Redis, watch: RedisConnectionWatch): void {
-  const { name, logger, logText, onReady, isClosed } = watch;
-  let downSince: number | undefined = Date.now();
+  const { name, logger, logText, onReady, isClosed, clock } = watch;
+  let downSince: number | undefined = clock.now();
   let hasConnected = false;
   let attempts = 0;
   connection.on('ready', () => {
@@ -29,14 +32,14 @@ export function watchRedisConnection(connection: Redis, watch: RedisConnectionWa
       logger.log({
         msg: 'Redis connection back',
         connection: name,
-        awayMs: Date.now() - downSince,
+        awayMs: clock.now() - downSince,
         attempts,
       });
     } else if (!hasConnected && attempts > 0) {
       logger.log({
         msg: 'Redis connected',
         connection: name,
-        waitedMs: Date.now() - (downSince ?? 0),
+        waitedMs: clock.now() - (downSince ?? 0),
         attempts,
       });
     }
@@ -48,7 +51,7 @@ export function watchRedisConnection(connection: Redis, watch: RedisConnectionWa
   connection.on('reconnecting', () => (attempts += 1));
   connection.on('close', () => {
     if (downSince !== undefined || isClosed()) return;
-    downSince = Date.now();
+    downSince = clock.now();
     logger.warn({
       msg: 'Redis connection lost; reconnecting',
       connection: name,

@@ -1,6 +1,7 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AguiError } from '../common/agui-error';
+import { SystemClock, type Clock } from '../common/clock';
 import { ErrorCode } from '../common/error-code';
 import { redactCredentials, urlPasswords } from '../logging/redact-credentials';
 import { defineThreadScripts, type ScriptedRedis } from './redis-scripted-client';
@@ -52,6 +53,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
   constructor(
     private readonly settings: RedisConnectionSettings,
     private readonly options: RedisThreadStoreOptions,
+    clock: Clock = new SystemClock(),
   ) {
     this.leaseTtlMs = options.leaseTtlMs;
     this.leaseRenewMs = Math.max(1, Math.floor(options.leaseTtlMs / 3));
@@ -75,6 +77,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
       logger: this.logger,
       logText,
       isClosed: () => this.isClosed,
+      clock,
       // A failed check keeps the last verdict; the next reconnect or readiness probe checks again.
       onReady: () => void this.durability.check().catch(() => undefined),
     });
@@ -84,6 +87,7 @@ export class RedisThreadStore implements ThreadStore, ThreadCluster, OnApplicati
       this.logger,
       logText,
       () => this.isClosed,
+      clock,
     );
   }
 

@@ -70,6 +70,7 @@ export interface ThreadsParts {
                     ...options,
                     ...(config.store.leaseTtlMs === undefined ? {} : { leaseTtlMs: config.store.leaseTtlMs }),
                   },
+                  clock,
                 );
                 // A refused start must not leave the client connected (a host's test would hang on it).
                 await store.verifyDurability().catch(async (error: unknown) => {
