@@ -49,7 +49,7 @@ export class BearerTokenVerifier {
   private async verifyJwt(token: string): Promise<TokenVerdict> {
     const { jwksUrl, issuer, audience, principalClaim } = this.config.jwt;
     if (jwksUrl === undefined) return REFUSED;
-    // jose loads with the first JWT, not at boot: a gateway without JWT mode never needs it (docs/benchmarks.md#idle-memory).
+    // jose loads with the first JWT, not at boot: a gateway without JWT mode never needs it (docs/benchmarks.md#memory-where-it-is-idle-and-per-open-run).
     const { createRemoteJWKSet, jwtVerify } = await loadJose();
     this.keySet ??= createRemoteJWKSet(new URL(jwksUrl));
     try {
