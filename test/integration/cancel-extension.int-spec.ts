@@ -247,7 +247,7 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
     expect(await answer.json()).toEqual({ executionId: session.executionId, status: 'already_terminal' });
   });
 
-  it('answers 503 STATE_UNAVAILABLE for an unreadable thread file', async () => {
+  it('answers 503 STATE_UNAVAILABLE with Retry-After for an unreadable thread file (docs/behaviour/http.md#error-envelope)', async () => {
     const gateway = await start();
     await postRun(gateway.url, runInput({ threadId: 'corrupt-thread' }));
     await gateway.close();
@@ -258,6 +258,7 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
       rosInvocationId: 'invocation-1',
     });
     expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('STATE_UNAVAILABLE');
   });
 
