@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { deferred } from '../../test/support/deferred';
 import { ScriptedA2aGateway } from '../../test/support/fakes/scripted-a2a-gateway';
 import { FakeClock } from '../../test/support/fakes/fake-clock';
@@ -5,6 +6,7 @@ import { InMemoryThreadStore } from '../../test/support/fakes/in-memory-thread-s
 import { ActivityTracker } from '../common/activity-tracker';
 import { ErrorCode } from '../common/error-code';
 import { ThreadRegistry } from '../threads/thread-registry';
+import { ThreadRunState } from '../threads/thread-run-state';
 import type { ThreadState } from '../threads/thread-state';
 import { CancelService } from './cancel.service';
 import { threadStateFixture } from '../../test/support/thread-state-fixture';
@@ -31,12 +33,13 @@ class HeldCancelGateway extends ScriptedA2aGateway {
 async function newCancelService(
   state: ThreadState = threadStateFixture({ isParked: true }),
   gateway = new ScriptedA2aGateway(),
+  cancelTimeoutMs = 10_000,
 ) {
   const store = new InMemoryThreadStore();
   await store.save(state);
   const registry = new ThreadRegistry(store);
   const activity = new ActivityTracker(new FakeClock());
-  const service = new CancelService(registry, gateway, activity);
+  const service = new CancelService(registry, gateway, activity, { cancelTimeoutMs });
   return { service, gateway, registry, store, activity };
 }
 
@@ -113,16 +116,46 @@ describe('CancelService.cancel (docs/behaviour/cancel.md#cancel-route)', () => {
     const { service, registry, store } = await newCancelService(threadStateFixture());
     await registry.commitAndClaim(threadStateFixture(), 'run-1');
     const ended: { executionId: string; wasPersisted: boolean }[] = [];
-    registry.onCancel('thread-1', 'run-1', (executionId) =>
+    registry.onCancel('thread-1', 'run-1', (executionId) => {
       ended.push({
         executionId,
         wasPersisted: (
           JSON.parse(store.documents.get('thread-1') ?? 'null') as ThreadState
         ).terminalExecutionIds.includes('exec-1'),
-      }),
-    );
+      });
+      void registry.release('thread-1', 'run-1');
+    });
     await expect(service.cancel(REQUEST)).resolves.toBe('cancelled');
     expect(ended).toEqual([{ executionId: 'exec-1', wasPersisted: true }]);
+  });
+
+  it('answers once the cancelled run has freed the thread (after its last write, under the lock), so the next run is admitted', async () => {
+    const { service, registry } = await newCancelService(threadStateFixture());
+    await registry.commitAndClaim(threadStateFixture(), 'run-1');
+    const run = new ThreadRunState(registry, threadStateFixture(), 'run-1', new Logger('test'));
+    const heard = deferred();
+    const ending = deferred();
+    // As a run ends: its terminal write takes the thread's lock, then it gives the slot back.
+    run.onCancelled(() => {
+      heard.resolve();
+      void ending.promise.then(() => run.markTerminal()).then(() => run.release());
+    });
+    let isAnswered = false;
+    const answered = service.cancel(REQUEST).finally(() => (isAnswered = true));
+    await heard.promise;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(isAnswered).toBe(false);
+    ending.resolve();
+    await expect(answered).resolves.toBe('cancelled');
+    expect(registry.isBusy('thread-1')).toBe(false);
+  });
+
+  it('waits for that run at most the cancel timeout', async () => {
+    const { service, registry } = await newCancelService(threadStateFixture(), undefined, 1);
+    await registry.commitAndClaim(threadStateFixture(), 'run-1');
+    registry.onCancel('thread-1', 'run-1', () => undefined);
+    await expect(service.cancel(REQUEST)).resolves.toBe('cancelled');
+    expect(registry.isBusy('thread-1')).toBe(true);
   });
 
   it('an execution with no task bound yet sends no CancelTask and still ends', async () => {

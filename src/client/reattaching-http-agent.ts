@@ -45,13 +45,6 @@ export class GatewayRefusalError extends Error {
   }
 }
 
-/** A Stop: the cancel of a run, settled once the gateway answered it. */
-interface Stop {
-  readonly answered: Promise<CancelAnswer | undefined>;
-  /** A later run already waited for it (only the first run after a Stop retries a busy thread). */
-  isAwaited?: boolean;
-}
-
 /**
  * An `HttpAgent` for this gateway whose runs survive a dropped connection (the gateway needs
  * IAC_CODE_AGUI_REATTACH_SECONDS above 0). During `runAgent`, a stream that ends or fails before its
@@ -66,7 +59,8 @@ export class ReattachingHttpAgent extends HttpAgent {
   private readonly policy: Required<ReattachPolicy>;
   /** The execution the current run's session event named, with that run's agent signal. */
   private session?: { readonly signal: AbortSignal; readonly target: ExecutionToCancel };
-  private stop?: Stop;
+  /** The last Stop's cancel, settled once the gateway answered it; the next run waits for it. */
+  private stopAnswered?: Promise<CancelAnswer | undefined>;
 
   constructor(config: ReattachingHttpAgentConfig) {
     super(config);
@@ -116,7 +110,7 @@ export class ReattachingHttpAgent extends HttpAgent {
         return undefined;
       },
     );
-    this.stop = { answered };
+    this.stopAnswered = answered;
     return answered;
   }
 
@@ -216,24 +210,15 @@ export class ReattachingHttpAgent extends HttpAgent {
   }
 
   /**
-   * POSTs the run. After a Stop, it waits for that cancel's answer first; the gateway frees the thread's slot
-   * a moment after it answered (the cancelled run's last writes), so a `409 THREAD_BUSY` then is retried
-   * with the reattach backoff, at most `maxAttempts` times.
+   * POSTs the run. After a Stop, it waits for that cancel's answer first: the gateway answers a cancel once
+   * the cancelled run has freed the thread, on whichever replica ran it (bounded by its cancel timeout,
+   * docs/behaviour/cancel.md#cancel-route), so the run is admitted and a `409 THREAD_BUSY` is a refusal.
    */
   private async post(outgoing: RunAgentInput, signal: AbortSignal): Promise<Response> {
-    const stop = this.stop?.isAwaited ? undefined : this.stop;
-    if (stop) {
-      stop.isAwaited = true;
-      await stop.answered;
-    }
-    for (let attempt = 1; ; attempt++) {
-      const response = await this.fetch(this.url, { ...this.requestInit(outgoing), signal });
-      if (!stop || response.status !== 409 || attempt > this.policy.maxAttempts) return response;
-      const refusal = await refusalOf(response.clone());
-      if (refusal.code !== 'THREAD_BUSY') return response;
-      await response.body?.cancel();
-      await delay(this.backoff(attempt), signal);
-    }
+    const stopAnswered = this.stopAnswered;
+    this.stopAnswered = undefined;
+    if (stopAnswered) await stopAnswered;
+    return this.fetch(this.url, { ...this.requestInit(outgoing), signal });
   }
 
   private backoff(attempt: number): number {

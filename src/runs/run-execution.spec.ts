@@ -111,7 +111,7 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
       stream.push(statusFrame(ids(admitted.contextId), 'TASK_STATE_WORKING'));
       stream.push(textDeltaFrame(ids(admitted.contextId), 'Hel'));
       await sink.written(4);
-      registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+      registry.cancelActiveRun(THREAD, admitted.execution.executionId, new AbortController().signal);
       await delivered;
       expect(stream.isAborted).toBe(true);
       await expectConformantEvents(sink.events);
@@ -251,7 +251,7 @@ describe('RunExecution lifecycle (docs/architecture.md#a-run)', () => {
     while (last(sink.events).type !== 'RUN_FINISHED') await sink.written(sink.events.length + 1);
     // The cancel must meet the run while it is held after RUN_FINISHED(interrupt).
     expect(sink.waits).toBe(1);
-    registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+    registry.cancelActiveRun(THREAD, admitted.execution.executionId, new AbortController().signal);
     sink.drain();
     await delivered;
     expect(sink.types().filter((type) => type === 'RUN_FINISHED' || type === 'RUN_ERROR')).toEqual([

@@ -10,6 +10,9 @@ import {
 } from './thread-coordination';
 import type { ThreadState } from './thread-state';
 
+/** How often a cancel looks whether another replica's run gave its lease back. */
+const LEASE_POLL_MS = 50;
+
 /** What this replica knows of one lease it claimed, until it releases it. */
 interface LeaseWatch {
   readonly threadId: string;
@@ -116,6 +119,26 @@ export class ClusterThreadCoordination implements ThreadCoordination {
 
   isLeasedElsewhere(threadId: string): boolean {
     return this.seenLeased.has(threadId);
+  }
+
+  /**
+   * Polled: a lease is given back by another replica, which tells nobody (the cancel broadcast goes one
+   * way). Only a cancel waits here, bounded (docs/behaviour/cancel.md#cancel-route).
+   */
+  async whenLeaseFreed(threadId: string, bound: AbortSignal): Promise<void> {
+    while (!bound.aborted) {
+      const read = await this.cluster.read(threadId).catch(() => undefined);
+      if (!read?.isLeased) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, LEASE_POLL_MS);
+        function done() {
+          clearTimeout(timer);
+          bound.removeEventListener('abort', done);
+          resolve();
+        }
+        bound.addEventListener('abort', done, { once: true });
+      });
+    }
   }
 
   async release(threadId: string, lease: RunLease): Promise<void> {

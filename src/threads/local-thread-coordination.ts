@@ -78,6 +78,8 @@ export class LocalThreadCoordination implements ThreadCoordination {
 
   onLeaseLost(): void {}
 
+  async whenLeaseFreed(): Promise<void> {}
+
   async release(): Promise<void> {}
 
   async publishCancel(): Promise<void> {}

@@ -39,6 +39,11 @@ export interface ThreadCoordination {
   ensureLease(lease: RunLease): Promise<void>;
   /** `listener` runs once, when the run's lease is found lost and why (at once if that is already known). */
   onLeaseLost(lease: RunLease, listener: (lost: LeaseLostError) => void): void;
+  /**
+   * Resolves once no replica holds the thread's run lease any more, or when `bound` aborts, or when that
+   * cannot be told (the store does not answer); never rejects. At once where there are no leases.
+   */
+  whenLeaseFreed(threadId: string, bound: AbortSignal): Promise<void>;
   /** Gives a run's slot back; never rejects. */
   release(threadId: string, lease: RunLease): Promise<void>;
   /** Tells the other replicas (if any) to end the thread's active run of that execution; never rejects. */

@@ -106,3 +106,51 @@ describe('ThreadRegistry cache', () => {
     expect(storeLoads('new')).toBe(2);
   });
 });
+
+describe('ThreadRegistry.cancelActiveRun (docs/behaviour/cancel.md#cancel-route)', () => {
+  /** A registry whose thread `t` has run-1 holding the slot, and that run's execution id. */
+  async function withActiveRun() {
+    const { sut } = await registryWith(['t'], 10);
+    const state = await sut.withLock('t', async () => {
+      const loaded = (await sut.load('t'))!;
+      await sut.commitAndClaim(loaded, 'run-1');
+      return loaded;
+    });
+    return { sut, executionId: state.execution.executionId };
+  }
+  /** Every reaction already due has run (one turn of the event loop; no timer). */
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+  const never = () => new AbortController().signal;
+
+  it('ends the run of that execution and resolves only once the run has freed the slot', async () => {
+    const { sut, executionId } = await withActiveRun();
+    const heard: string[] = [];
+    sut.onCancel('t', 'run-1', (cancelled) => heard.push(cancelled));
+    let isFreed = false;
+    const freed = sut.cancelActiveRun('t', executionId, never()).then(() => (isFreed = true));
+    await settled();
+    expect(heard).toEqual([executionId]);
+    expect(isFreed).toBe(false);
+    await sut.release('t', 'run-1');
+    await freed;
+    expect(sut.isBusy('t')).toBe(false);
+  });
+
+  it('resolves at once when no run of it can end here: another execution, or a run that registered no cancel', async () => {
+    const { sut, executionId } = await withActiveRun();
+    await expect(sut.cancelActiveRun('t', executionId, never())).resolves.toBeUndefined();
+    sut.onCancel('t', 'run-1', () => undefined);
+    await expect(sut.cancelActiveRun('t', 'another-execution', never())).resolves.toBeUndefined();
+    expect(sut.isBusy('t')).toBe(true);
+  });
+
+  it('is bounded: resolves when the bound aborts, with the run still holding the slot', async () => {
+    const { sut, executionId } = await withActiveRun();
+    sut.onCancel('t', 'run-1', () => undefined);
+    const bound = new AbortController();
+    const freed = sut.cancelActiveRun('t', executionId, bound.signal);
+    bound.abort();
+    await expect(freed).resolves.toBeUndefined();
+    expect(sut.isBusy('t')).toBe(true);
+  });
+});

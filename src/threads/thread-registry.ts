@@ -12,7 +12,11 @@ import { THREAD_STORE, type ThreadStore } from './thread-store';
 
 interface ActiveRun {
   readonly runId: string;
+  readonly executionId: string;
   readonly lease: RunLease;
+  /** Settles once the run has given the slot (and, in cluster mode, its lease) back. */
+  readonly released: Promise<void>;
+  readonly markReleased: () => void;
   cancel?: (executionId: string) => void;
 }
 
@@ -105,7 +109,10 @@ export class ThreadRegistry implements OnApplicationShutdown {
   async commitAndClaim(state: ThreadState, runId: string): Promise<void> {
     const lease = await this.timed(() => this.coordination.claim(state, runId));
     this.notifyCommitted(state);
-    this.activeRuns.set(state.threadId, { runId, lease });
+    let markReleased!: () => void;
+    const released = new Promise<void>((resolve) => (markReleased = resolve));
+    const { executionId } = state.execution;
+    this.activeRuns.set(state.threadId, { runId, executionId, lease, released, markReleased });
     this.coordination.markInUse(state.threadId);
   }
 
@@ -128,11 +135,25 @@ export class ThreadRegistry implements OnApplicationShutdown {
     if (active?.runId === runId) active.cancel = cancel;
   }
 
-  /** Ends the thread's active run, if it belongs to that execution (the cancel extension, docs/behaviour/cancel.md#cancel-route), on any replica. */
-  cancelActiveRun(threadId: string, executionId: string): void {
+  /**
+   * Ends the thread's active run, if it belongs to that execution (the cancel extension,
+   * docs/behaviour/cancel.md#cancel-route), on any replica. Resolves once that run has given the slot back, so
+   * the thread takes the next run: a run here, when it released it; a run on another replica (cluster mode),
+   * when the lease the last `load` saw is gone. Resolves at once when no run of it holds the slot, and when
+   * `bound` aborts; never rejects. Call it under the lock after `load`, and wait for it only once the lock is
+   * let go: the run's last write takes that lock.
+   */
+  cancelActiveRun(threadId: string, executionId: string, bound: AbortSignal): Promise<void> {
+    const local = this.activeRuns.get(threadId);
+    // A run that registered no cancel yet does not hear this one: nothing to wait for.
+    const endsHere = local?.executionId === executionId && local.cancel !== undefined;
+    const isElsewhere = local === undefined && this.coordination.isLeasedElsewhere(threadId);
     this.cancelLocalRun(threadId, executionId);
     // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the local run is already cancelled; the broadcast to other replicas logs its own failure (never rejects)
     void this.coordination.publishCancel(threadId, executionId);
+    if (endsHere) return untilAborted(local.released, bound);
+    if (isElsewhere) return this.coordination.whenLeaseFreed(threadId, bound);
+    return Promise.resolve();
   }
 
   /**
@@ -155,6 +176,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
     this.activeRuns.delete(threadId);
     this.markIdleIfUnused(threadId);
     await this.coordination.release(threadId, active.lease);
+    active.markReleased();
   }
 
   /** Number of runs holding a slot on this replica: what AgentCore's /ping reports as busy. */
@@ -206,4 +228,17 @@ export class ThreadRegistry implements OnApplicationShutdown {
     this.countPending(state);
     for (const listener of this.commitListeners) listener(state);
   }
+}
+
+/** `work`, or `bound`'s abort if that comes first; never rejects. */
+function untilAborted(work: Promise<void>, bound: AbortSignal): Promise<void> {
+  if (bound.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      bound.removeEventListener('abort', done);
+      resolve();
+    };
+    bound.addEventListener('abort', done, { once: true });
+    work.then(done, done);
+  });
 }

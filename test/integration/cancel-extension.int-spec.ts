@@ -76,9 +76,14 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
   };
 
   /** Starts a run that stays open and waits until its task is bound (persisted before it is announced). */
-  const startOpenRun = async (gateway: RunningGateway, threadId: string, script = 'silent') => {
+  const startOpenRun = async (
+    gateway: RunningGateway,
+    threadId: string,
+    script = 'silent',
+    runId = 'run-1',
+  ) => {
     const controller = new AbortController();
-    const response = postRun(gateway.url, runInput({ threadId, text: script }), {
+    const response = postRun(gateway.url, runInput({ threadId, runId, text: script }), {
       signal: controller.signal,
     });
     const session = await eventually(
@@ -132,6 +137,30 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
     const run = await response;
     expect(run.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
   });
+
+  it.each([
+    { name: 'a client still reading', env: {} },
+    { name: 'a reattach window (the run goes on detached)', env: { IAC_CODE_AGUI_REATTACH_SECONDS: '30' } },
+  ])(
+    'with $name: the thread takes the next run as soon as the cancel answers, never THREAD_BUSY',
+    async ({ env }) => {
+      const gateway = await gateways.start(env);
+      const threadId = `cancel-then-next-${Object.keys(env).length}`;
+      for (let turn = 1; turn <= 5; turn++) {
+        const { session, response } = await startOpenRun(gateway, threadId, 'silent', `run-${turn}`);
+        const answer = await cancel(gateway, session.executionId, {
+          threadId,
+          rosInvocationId: 'invocation-1',
+        });
+        expect(answer.status).toBe(200);
+        // At once, as CopilotKit's next prompt after Stop: no retry, no wait.
+        const next = await postRun(gateway.url, runInput({ threadId, runId: `run-next-${turn}` }));
+        expect(next.status).toBe(200);
+        expect(next.events.at(-1)?.type).toBe('RUN_FINISHED');
+        expect((await response).events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+      }
+    },
+  );
 
   it.each([
     { script: 'silent', status: 200 },
@@ -218,7 +247,7 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
     expect(await answer.json()).toEqual({ executionId: session.executionId, status: 'already_terminal' });
   });
 
-  it('answers 503 STATE_UNAVAILABLE for an unreadable thread file', async () => {
+  it('answers 503 STATE_UNAVAILABLE with Retry-After for an unreadable thread file (docs/behaviour/http.md#error-envelope)', async () => {
     const gateway = await start();
     await postRun(gateway.url, runInput({ threadId: 'corrupt-thread' }));
     await gateway.close();
@@ -229,6 +258,7 @@ describe('POST /extensions/iac-code/v1/executions/:executionId/cancel', () => {
       rosInvocationId: 'invocation-1',
     });
     expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('STATE_UNAVAILABLE');
   });
 

@@ -71,6 +71,21 @@ describe('reattaching to a run (IAC_CODE_AGUI_REATTACH_SECONDS)', () => {
       expect(full.ids).toEqual(full.events.map((_, index) => `${token}.${index + 1}`));
     });
 
+    it('the Last-Event-ID header wins over ?after=, which counts only without it (docs/behaviour/reattach.md#routes)', async () => {
+      const threadId = 'cursor-precedence';
+      const full = await postRun(gateway.url, runInput({ threadId, runId: 'run-cursor' }));
+      expect(full.ids.length).toBeGreaterThan(4);
+      const [headerCursor, queryCursor] = [full.ids[1], full.ids[3]] as string[];
+      const withQuery = (after: string) =>
+        byThread(gateway, threadId, `rosInvocationId=invocation-1&after=${encodeURIComponent(after)}`);
+      const header = { headers: { 'last-event-id': headerCursor } };
+      expect((await openEvents(withQuery(queryCursor), header).finished).ids).toEqual(full.ids.slice(2));
+      expect((await openEvents(withQuery(queryCursor)).finished).ids).toEqual(full.ids.slice(4));
+      // Not read at all when the header is there: a ?after= that is refused alone changes nothing.
+      expect((await fetch(withQuery('not-a-cursor'))).status).toBe(400);
+      expect((await openEvents(withQuery('not-a-cursor'), header).finished).ids).toEqual(full.ids.slice(2));
+    });
+
     it('a client cut after any event reattaches with its last id: nothing lost, nothing twice (property, 200 cases)', async () => {
       const reference = await postRun(gateway.url, runInput({ threadId: 'cut-reference', runId: 'run-0' }));
       let runNumber = 0;

@@ -12,6 +12,26 @@ import { useGateway } from '../support/use-gateway';
 const LEASE_TTL_SECONDS = 3;
 /** AGUI_OWNER_LOST_TRIES sets how many owners are killed (default 3; the measurement runs 20). */
 const TRIES = Number(process.env.AGUI_OWNER_LOST_TRIES ?? 3);
+/**
+ * A try fails once its reader has gone this long after the SIGKILL without its terminal event: the
+ * documented bound (lease TTL + 5 s) plus a margin for a loaded machine, so a hang fails that try at once
+ * rather than the whole test at its timeout.
+ */
+const TRY_BOUND_MS = (LEASE_TTL_SECONDS + 5) * 1000 + 10_000;
+
+/** `promise`, or a failure naming `what` once `deadline` (epoch ms) has passed. */
+async function beforeDeadline<T>(promise: Promise<T>, deadline: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+const isTerminal = (event: BaseEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
 
 /**
  * Redis mode (docs/behaviour/reattach.md#on-any-replica): the replica that runs a turn is a real process,
@@ -58,8 +78,25 @@ describe('a replica SIGKILLed mid-run, its reader on another replica', () => {
       owner.signal('SIGKILL');
       await owner.exited;
       run.abort();
-      const followed = await follower.finished;
-      endedAfterMs.push(Date.now() - killedAt);
+      const deadline = killedAt + TRY_BOUND_MS;
+      const hang = `try ${attempt + 1}: the reader had no terminal event ${TRY_BOUND_MS} ms after the SIGKILL`;
+      // A hang lets the reader go (nothing else would end its request) and fails this try.
+      const bounded = <T>(promise: Promise<T>, what: string) =>
+        beforeDeadline(promise, deadline, what).catch((error: unknown) => {
+          follower.abort();
+          throw error;
+        });
+      // A stream that ends without one is not waited for: the checks below tell what it lacked.
+      await bounded(Promise.race([follower.waitForEvent(isTerminal), follower.finished]), hang);
+      const endedAfter = Date.now() - killedAt;
+      endedAfterMs.push(endedAfter);
+      process.stdout.write(
+        `try ${attempt + 1}/${TRIES}: terminal event ${endedAfter} ms after the SIGKILL\n`,
+      );
+      const followed = await bounded(
+        follower.finished,
+        `try ${attempt + 1}: the reader's stream did not end`,
+      );
       expect(followed.events.at(-1)).toEqual(
         expect.objectContaining({ type: 'RUN_ERROR', code: 'RUN_OWNER_LOST' }),
       );

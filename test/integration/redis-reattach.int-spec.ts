@@ -54,6 +54,14 @@ const cancelsOf = async (taskId?: string) =>
   );
 const isSession = (event: BaseEvent) => (event as { name?: string }).name === 'iac-code.session.v1';
 
+/**
+ * AGUI_REMOTE_WINDOW_TRIES sets how many readers on B leave (default 20) and makes the run a measurement: the
+ * CancelTask must then come N s ± 0.5 s after the reader left (the issue's bound). Without it the upper
+ * bound is N + 3 s, which holds on a loaded machine.
+ */
+const WINDOW_TRIES = Number(process.env.AGUI_REMOTE_WINDOW_TRIES ?? 20);
+const IS_MEASURING_WINDOW = process.env.AGUI_REMOTE_WINDOW_TRIES !== undefined;
+
 describe('reattaching on another replica (Redis Streams)', () => {
   it('a client cut on A reattaches on B with its last id: nothing lost, nothing twice (property, 200 cases)', async () => {
     const [a, b] = [await startReplica(), await startReplica()];
@@ -105,13 +113,13 @@ describe('reattaching on another replica (Redis Streams)', () => {
     expect((await cancelsOf()).length).toBe(cancelsBefore);
   });
 
-  it("the window counts from the last reader anywhere: B's reader leaves, A cancels N s later (20 tries, N = 4)", async () => {
+  it(`the window counts from the last reader anywhere: B's reader leaves, A cancels N s later (${WINDOW_TRIES} tries, N = 4)`, async () => {
     const windowMs = 4000;
     const env = { IAC_CODE_AGUI_REATTACH_SECONDS: String(windowMs / 1000) };
     const [a, b] = [await startReplica(env), await startReplica(env)];
     const delays: number[] = [];
     const taskIds: string[] = [];
-    for (let attempt = 0; attempt < 20; attempt++) {
+    for (let attempt = 0; attempt < WINDOW_TRIES; attempt++) {
       const threadId = `redis-window-${attempt}`;
       const owner = openRun(a.url, runInput({ threadId, runId: `run-window-${attempt}`, text: 'silent' }));
       const session = (await owner.waitForEvent(isSession)) as unknown as { value: { taskId: string } };
@@ -131,9 +139,16 @@ describe('reattaching on another replica (Redis Streams)', () => {
       );
       delays.push(Date.now() - left);
     }
-    process.stdout.write(`window after the last remote reader left (ms): ${delays.join(', ')}\n`);
+    const sorted = [...delays].sort((x, y) => x - y);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    process.stdout.write(
+      `window after the last remote reader left (ms): ${delays.join(', ')}; ` +
+        `min ${sorted[0]}, median ${median}, max ${sorted.at(-1)}\n`,
+    );
     // Never early: the bug this guards against cancelled 0.5-3.1 s after B's reader left.
     expect(delays.filter((ms) => ms < windowMs - 500)).toEqual([]);
+    const latest = windowMs + (IS_MEASURING_WINDOW ? 500 : 3000);
+    expect(delays.filter((ms) => ms > latest)).toEqual([]);
     const perTask = await Promise.all(taskIds.map(async (taskId) => (await cancelsOf(taskId)).length));
     expect(perTask).toEqual(taskIds.map(() => 1));
   }, 300_000);

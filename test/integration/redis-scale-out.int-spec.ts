@@ -149,14 +149,15 @@ describe('two replicas on one Redis', () => {
     const answer = await cancel(b, open.executionId, 'busy-thread');
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ executionId: open.executionId, status: 'cancelled' });
-    const run = await open.response; // ends through pub/sub, long before the kernel's own end
-    expect(run.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
-    const cancels = (await replicas.upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask');
-    expect(cancels.map((entry) => (entry.body as Json).params.id)).toContain(open.taskId);
-    // The lease was released: the thread takes a new turn through B at once.
+    // B answered once A's run gave its lease back (docs/behaviour/cancel.md#cancel-route): the thread
+    // takes a new turn through B at once.
     const next = await postRun(b.url, runInput({ threadId: 'busy-thread', runId: 'run-3' }));
     expect(next.status).toBe(200);
     expect(next.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    const run = await open.response; // ended through pub/sub, long before the kernel's own end
+    expect(run.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+    const cancels = (await replicas.upstream.requests()).filter((entry) => entry.rpcMethod === 'CancelTask');
+    expect(cancels.map((entry) => (entry.body as Json).params.id)).toContain(open.taskId);
   });
 
   it('resumes through B an interrupt raised through A, exactly once', async () => {

@@ -123,9 +123,46 @@ describe('ThreadRegistry on Redis', () => {
       cancelled.push(executionId);
       reached.resolve();
     });
-    b.registry.cancelActiveRun('t', state.execution.executionId);
+    b.registry.cancelActiveRun('t', state.execution.executionId, new AbortController().signal);
     await reached.promise; // the broadcast arrived on the streaming replica
     expect(cancelled).toEqual([state.execution.executionId]);
+  });
+
+  it('a cancel made on another replica resolves once the streaming replica gave its lease back, or at its bound', async () => {
+    const { nodes } = replicas(2);
+    const [a, b] = nodes;
+    await Promise.all(nodes.map((node) => node.store.whenSubscribed()));
+    const cancelOnB = (threadId: string, executionId: string, bound: AbortSignal) =>
+      // Wrapped: a promise returned from the lock's work would be waited for under the lock.
+      b.registry.withLock(threadId, async () => {
+        await b.registry.load(threadId);
+        return { freed: b.registry.cancelActiveRun(threadId, executionId, bound) };
+      });
+
+    const { state } = await a.admission.admit(request('t', 'run-1'));
+    const heard = deferred();
+    a.registry.onCancel('t', 'run-1', () => heard.resolve());
+    const order: string[] = [];
+    const { freed } = await cancelOnB('t', state.execution.executionId, AbortSignal.timeout(30_000));
+    const done = freed.then(() => order.push('freed'));
+    await heard.promise;
+    await a.registry.release('t', 'run-1');
+    order.push('released');
+    await done;
+    expect(order).toEqual(['released', 'freed']);
+    const isBusyForB = await b.registry.withLock('t', async () => {
+      await b.registry.load('t');
+      return b.registry.isBusy('t');
+    });
+    expect(isBusyForB).toBe(false);
+
+    // A replica that never lets go (it is frozen, or dead until its lease expires): the bound ends the wait.
+    const held = await a.admission.admit(request('u', 'run-1'));
+    const bound = new AbortController();
+    const stillHeld = await cancelOnB('u', held.state.execution.executionId, bound.signal);
+    bound.abort();
+    await stillHeld.freed;
+    expect((await b.store.read('u')).isLeased).toBe(true);
   });
 
   it('keeps the lease while the run streams, and refuses the writes of a run that lost it', async () => {

@@ -23,7 +23,7 @@ describe('Resume and the run around it (docs/architecture.md#a-run)', () => {
     await sink.written(3);
     // The answer was accepted with the first frame: it is recorded, no longer pending.
     expect((await stored()).execution.pending).toEqual({});
-    registry.cancelActiveRun(THREAD, admitted.execution.executionId);
+    registry.cancelActiveRun(THREAD, admitted.execution.executionId, new AbortController().signal);
     await delivered;
     expect(stream.isAborted).toBe(true);
     await expectConformantEvents(sink.events);
