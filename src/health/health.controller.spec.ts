@@ -44,6 +44,7 @@ describe('HealthController', () => {
       return check(indicators);
     });
     return {
+      moduleRef,
       controller: moduleRef.get(HealthController),
       activity: moduleRef.get(ActivityTracker),
       lifecycle: moduleRef.get(ServiceLifecycle),
@@ -87,5 +88,25 @@ describe('HealthController', () => {
       '{"status":"Healthy","time_of_last_update":1764504005}',
     );
     expect(checked).toEqual([1, 1, 1, 1]);
+  });
+
+  it("answers /health and /ping as before once Terminus's own shutdown hook has run (its verdict is readiness's, not theirs)", async () => {
+    const { moduleRef, controller, activity, lifecycle, clock } = await start();
+    const end = activity.begin();
+    lifecycle.startDraining();
+    // The hooks app.close() runs: Terminus's HealthCheckExecutor marks every later check `shutting_down` (503).
+    await moduleRef.close();
+    await expect(moduleRef.get(HealthCheckService).check([])).rejects.toMatchObject({
+      response: { status: 'shutting_down' },
+    });
+    expect(JSON.stringify(await controller.live())).toBe(LIVENESS);
+    expect(JSON.stringify(await controller.ping())).toBe(
+      '{"status":"HealthyBusy","time_of_last_update":1764504000}',
+    );
+    clock.advance(1_000);
+    end();
+    expect(JSON.stringify(await controller.ping())).toBe(
+      '{"status":"Healthy","time_of_last_update":1764504001}',
+    );
   });
 });

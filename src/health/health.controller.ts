@@ -1,5 +1,10 @@
-import { Controller, Get } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, type HealthIndicatorResult } from '@nestjs/terminus';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import {
+  HealthCheck,
+  HealthCheckService,
+  type HealthCheckResult,
+  type HealthIndicatorResult,
+} from '@nestjs/terminus';
 import { A2aHealthIndicator } from '../a2a/a2a.health';
 import type { PingStatus } from '../common/activity-tracker';
 import { ThreadStoreHealthIndicator } from '../threads/thread-store.health';
@@ -62,12 +67,24 @@ export class HealthController {
     return { status: ping, time_of_last_update };
   }
 
-  /** One indicator's details, as the HealthCheckService reported them. */
+  /**
+   * One indicator's details, as the HealthCheckService reported them. Once Terminus's own shutdown hook has
+   * run, it answers every check 503 `shutting_down`, with the details still in its body: that verdict is
+   * readiness's (`/health/ready`); `/health` always answers 200 (docs/behaviour/http.md#routes) and `/ping`
+   * stays AgentCore's busy state through the drain (docs/behaviour/agentcore.md#ping).
+   */
   private async detailsOf(
     key: string,
     indicator: () => HealthIndicatorResult | Promise<HealthIndicatorResult>,
   ): Promise<Record<string, unknown>> {
-    const result = await this.health.check([indicator]);
+    let result: HealthCheckResult;
+    try {
+      result = await this.health.check([indicator]);
+    } catch (error) {
+      const body = error instanceof ServiceUnavailableException ? error.getResponse() : undefined;
+      if ((body as Partial<HealthCheckResult> | undefined)?.status !== 'shutting_down') throw error;
+      result = body as HealthCheckResult;
+    }
     return result.details[key] as Record<string, unknown>;
   }
 }

@@ -69,6 +69,8 @@ export class SseRunRenderer implements NestInterceptor<SseRunItem, void> {
           subscriber.complete();
         },
       });
+      // What is returned here is not completed when the client leaves: Nest itself tears a route's
+      // Observable down on the client's disconnect and settles the request, releasing this closure.
       const leave = () => run.unsubscribe();
       response.once('close', leave);
       return () => {

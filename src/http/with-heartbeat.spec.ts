@@ -4,7 +4,13 @@ import { HEARTBEAT, withHeartbeat } from './with-heartbeat';
 
 /** Marble specs of the heartbeat operator (docs/behaviour/sse.md#heartbeat): `h` is a heartbeat. */
 describe('withHeartbeat', () => {
-  const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+  // Virtual time ends at frame 1000 (run mode would flush for ever): a timer left running re-arms itself, so
+  // a leak fails the check below rather than hanging every spec.
+  const scheduler = () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    Object.defineProperty(testScheduler, 'maxFrames', { get: () => 1000, set: () => undefined });
+    return testScheduler;
+  };
   const values = { a: 'a', b: 'b', h: HEARTBEAT };
 
   it('emits a heartbeat after every period of silence', () => {
@@ -23,11 +29,15 @@ describe('withHeartbeat', () => {
     });
   });
 
-  it('stops at completion and at an error: nothing after them', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold('a 3ms |', values).pipe(withHeartbeat(10)), '^ 50ms !').toBe('a 3ms |', values);
-      expectObservable(cold('a 3ms #', values).pipe(withHeartbeat(10)), '^ 50ms !').toBe('a 3ms #', values);
+  it('stops at completion and at an error: nothing after them, and no timer left', () => {
+    const testScheduler = scheduler();
+    let actionsLeft = -1;
+    testScheduler.run(({ cold, expectObservable }) => {
+      expectObservable(cold('a 3ms |', values).pipe(withHeartbeat(10))).toBe('a 3ms |', values);
+      expectObservable(cold('a 3ms #', values).pipe(withHeartbeat(10))).toBe('a 3ms #', values);
+      testScheduler.schedule(() => (actionsLeft = testScheduler.actions.length), 40);
     });
+    expect(actionsLeft).toBe(0);
   });
 
   it('beats from the subscription while nothing arrives, and stops when the subscriber leaves', () => {
@@ -38,7 +48,20 @@ describe('withHeartbeat', () => {
     });
   });
 
-  it('leaves no timer behind after unsubscribing (one timer per subscription, re-armed, never one per value)', () => {
+  it('leaves no timer behind after unsubscribing: the scheduler holds no action of it', () => {
+    const testScheduler = scheduler();
+    let actionsLeft = -1;
+    testScheduler.run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot('a 3ms a', values);
+      // Values at 0 and 4, a beat at 9; the subscriber leaves at 13, before the next beat (14).
+      expectObservable(source.pipe(withHeartbeat(5)), '^ 12ms !').toBe('a 3ms a 4ms h', values);
+      expectSubscriptions(source.subscriptions).toBe('^ 12ms !');
+      testScheduler.schedule(() => (actionsLeft = testScheduler.actions.length), 40);
+    });
+    expect(actionsLeft).toBe(0);
+  });
+
+  it('on the asyncScheduler: one timer per subscription across 100 values, re-armed, none after unsubscribing', () => {
     jest.useFakeTimers();
     try {
       const source = new Subject<string>();

@@ -1,10 +1,12 @@
 import type { BaseEvent } from '@ag-ui/core';
+import { delay } from 'rxjs';
 import { RecordingSink } from '../../test/support/fakes/recording-sink';
 import { ByteBudget } from '../run-log/byte-budget';
 import { RetainedRun } from '../run-log/retained-run';
 import { RunEventLog } from '../run-log/run-event-log';
 import { threadStateFixture } from '../../test/support/thread-state-fixture';
 import { RunDelivery, type DeliveredRun, type RunDeliveryLog, type RunObserver } from './run-delivery';
+import { AsynchronousOperatorError } from './through-operators';
 
 const event = (type: string) => ({ type, timestamp: 1 }) as BaseEvent;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -238,6 +240,26 @@ describe('RunDelivery of a retained run (docs/behaviour/reattach.md#grace-window
     expect(abandoned).toEqual([]);
     expect(log.hasDropped(2)).toBe(true);
     expect(log.hasDropped(3)).toBe(false);
+  });
+
+  it("cuts the run when a host's operator is asynchronous: nothing it lets out late is written, and its timers go", async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    try {
+      const run = new CountedRun(['RUN_STARTED', 'A', 'RUN_FINISHED']);
+      const sink = new RecordingSink();
+      const observer = new RecordingObserver();
+      const release = async () => undefined;
+      const delivery = new RunDelivery(run, sink, [observer], release, { runToken: RUN_TOKEN }, [delay(1)]);
+      await delivery.deliver();
+      expect(sink.abortedWith).toBeInstanceOf(AsynchronousOperatorError);
+      expect(run.disconnects).toBe(1);
+      expect(jest.getTimerCount()).toBe(0);
+      jest.advanceTimersByTime(10);
+      expect(sink.frames).toEqual([]);
+      expect(observer.seen).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

@@ -1,9 +1,10 @@
 import type { BaseEvent } from '@ag-ui/core';
-import { Subject, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
+import type { MonoTypeOperatorFunction } from 'rxjs';
 import { formatCursor } from '../run-log/event-cursor';
 import type { RetainedRun } from '../run-log/retained-run';
 import { encodeSseFrame, type EventFrame } from '../wire/sse-frame';
 import type { RunSink } from './run-flow-control';
+import { throughOperators } from './through-operators';
 
 /** What RunDelivery drives: a run's events, and how to tell it its client left. */
 export interface DeliveredRun {
@@ -82,6 +83,7 @@ export class RunDelivery {
       if (!this.hasLeft) sink.abort(error);
       this.leave();
     } finally {
+      hand.close();
       retained?.runEnded();
       for (const observer of observers) observer.end();
       // eslint-disable-next-line @typescript-eslint/no-floating-promises -- release() never rejects; the slot is freed in the background, the stream is already over
@@ -112,38 +114,4 @@ export class RunDelivery {
     });
     this.wake = undefined;
   }
-}
-
-/** How each event reaches `deliver`: directly, or through the host's operators (a throw there is a fault). */
-interface EventHand {
-  next(event: BaseEvent): void;
-  complete(): void;
-}
-
-function throughOperators(
-  operators: readonly MonoTypeOperatorFunction<BaseEvent>[],
-  deliver: (event: BaseEvent) => void,
-): EventHand {
-  if (operators.length === 0) return { next: deliver, complete: () => undefined };
-  const input = new Subject<BaseEvent>();
-  let failure: { error: unknown } | undefined;
-  operators
-    .reduce((events: Observable<BaseEvent>, operator) => operator(events), input)
-    .subscribe({
-      next: deliver,
-      error: (error: unknown) => (failure = { error }),
-    });
-  const thrown = () => {
-    if (failure) throw failure.error;
-  };
-  return {
-    next: (event) => {
-      input.next(event);
-      thrown();
-    },
-    complete: () => {
-      input.complete();
-      thrown();
-    },
-  };
 }
