@@ -105,6 +105,7 @@ describe.each([
     expect(warnings).toEqual([
       expect.objectContaining({
         level: 40, // pino's warn
+        msg: "the state directory is not this process's: left as it is, not made private (0700)",
         mode: mode.toString(8).padStart(4, '0'),
         owner: `${owner.uid}:${owner.gid}`,
       }),
