@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { BaseEvent } from '@ag-ui/core';
 import Redis from 'ioredis';
 import { redisThreadKeys } from '../../src/threads/redis-thread-keys';
+import { STORE_PROBE_DEADLINE_MS, STORE_PROBE_REUSE_MS } from '../../src/threads/thread-store.health';
 import { startFaultProxy, type FaultProxy, type ProxiedCall } from '../support/fault-proxy';
 import { interruptsOf, resumeInput, type Json } from '../support/interrupt-helpers';
 import { freeRedisPort, startRedisServer, type RunningRedis } from '../support/redis-server';
@@ -24,6 +25,21 @@ const TRIES = Number(process.env.AGUI_REPLICA_FAULT_TRIES ?? 3);
 /** Redis stalls (SIGSTOP for STALL_MS) the readiness loop makes; the measurement runs 20. */
 const STALL_CYCLES = Number(process.env.AGUI_REDIS_STALL_CYCLES ?? 2);
 const STALL_MS = 5_000;
+/** The readiness poller's interval, as a load balancer's would be. */
+const POLL_MS = 50;
+/**
+ * How soon readiness tells a Redis stall, from its start, and its end, from its end, in every cycle
+ * (docs/behaviour/state.md#readiness). By design a stall is seen within the probe's deadline + the reuse of an
+ * "up" probe + one poll (1.15 s), its end at the first check after it. The measurement run
+ * (AGUI_REDIS_STALL_CYCLES set, on a machine quiet enough to measure on) asserts the documented 1.5 s, which
+ * leaves ~350 ms for the answers' own trips. Any other run asserts that design figure plus 2 s: a loaded
+ * machine delays an answer by scheduling, not by seconds, and a cached verdict (readiness reused for 5 s: the
+ * first 503 up to 4 s late or never, the 200 up to 3 s late) still fails it. Every run also asserts what does
+ * not depend on speed: once a stall answered 503, nothing answers 200 until it ends.
+ */
+const IS_STALL_MEASUREMENT = process.env.AGUI_REDIS_STALL_CYCLES !== undefined;
+const STALL_SEEN_MS = STORE_PROBE_DEADLINE_MS + STORE_PROBE_REUSE_MS + POLL_MS;
+const READINESS_BOUND_MS = IS_STALL_MEASUREMENT ? 1_500 : STALL_SEEN_MS + 2_000;
 /** How long after the replica its Redis starts, in the "replica before Redis" scenario. */
 const REDIS_LATE_MS = 10_000;
 /** Short, so a try waits about a second for the lease of a frozen or dead replica to run out. */
@@ -456,12 +472,12 @@ describe('Redis durability and stalls', () => {
   }, 60_000);
 
   it(
-    `answers readiness 503 while Redis stalls and 200 once it is back (${STALL_CYCLES} stalls of 5 s)`,
+    `answers readiness 503 while Redis stalls, within ${READINESS_BOUND_MS} ms of the stall's start, and 200 within ${READINESS_BOUND_MS} ms of its end, in each of ${STALL_CYCLES} stalls of 5 s`,
     async () => {
       const replica = await startReplica();
       expect((await readiness(replica)).status).toBe(200);
       expect(replica.service.output()).not.toContain('Redis is not durable');
-      // A poller as a load balancer's would be, every 50 ms; each answer stamped when it arrived.
+      // A poller as a load balancer's would be, every POLL_MS; each answer stamped when it arrived.
       const answers: { at: number; status: number; reason?: string }[] = [];
       let isPolling = true;
       const polling = (async () => {
@@ -472,7 +488,7 @@ describe('Redis durability and stalls', () => {
             status: answer.status,
             reason: answer.body.details?.threadStore?.reason,
           });
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
       })();
       const toDown: number[] = [];
@@ -506,6 +522,17 @@ describe('Redis durability and stalls', () => {
           expect(up?.status).toBe(200);
           toDown.push(down!.at - stoppedAt);
           toUp.push(up!.at - continuedAt);
+          const healedDuringTheStall = answers.filter(
+            (answer) => answer.at > down!.at && answer.at < continuedAt && answer.status !== 503,
+          );
+          expect({ cycle, healedDuringTheStall }).toEqual({ cycle, healedDuringTheStall: [] });
+          const [firstDownMs, firstUpMs] = [toDown.at(-1)!, toUp.at(-1)!].map(Math.round);
+          expect({ cycle, firstDownMs, firstUpMs, boundMs: READINESS_BOUND_MS }).toEqual({
+            cycle,
+            firstDownMs: Math.min(firstDownMs, READINESS_BOUND_MS),
+            firstUpMs: Math.min(firstUpMs, READINESS_BOUND_MS),
+            boundMs: READINESS_BOUND_MS,
+          });
         }
       } finally {
         redis.signal('SIGCONT');
