@@ -95,14 +95,16 @@ COPY package.json ./
 # The `node` user of the base image, by number, so Kubernetes' runAsNonRoot can verify it.
 RUN mkdir -p /var/lib/agui /workspace && chown 1000:1000 /var/lib/agui /workspace && chmod 0700 /var/lib/agui
 VOLUME ["/var/lib/agui"]
-# Node's compile cache (V8 code cache of every module loaded at start), warmed here by loading the app's modules
-# as the runtime user (Node keeps one cache per user id), then made root-owned and read-only like the code it
-# caches, yet readable by everyone (Node writes its entries 0600: left so, the runtime user could read none of
-# them): a start reads it and writes nothing. Measured figures: docs/benchmarks.md.
+# Node's compile cache (V8 code cache of every module a start loads), warmed here by a start itself
+# (dist/warm-compile-cache.js: main.js up to a server that answered /ping, then SIGTERM) with the node flags of
+# CMD below (V8's flags key the cache: --expose-gc or not is another directory), as the runtime user (Node keeps
+# one cache per user id), then made root-owned and read-only like the code it caches, yet readable by everyone
+# (Node writes its entries 0600: left so, the runtime user could read none of them): a start reads every module
+# from it and writes nothing. Measured figures: docs/benchmarks.md.
 ENV NODE_COMPILE_CACHE=/app/.node-compile-cache
 RUN mkdir "$NODE_COMPILE_CACHE" && chown 1000:1000 "$NODE_COMPILE_CACHE"
 USER 1000:1000
-RUN node -e "require('./dist/app.module')"
+RUN node --expose-gc dist/warm-compile-cache.js
 USER root
 RUN chown -R root:root "$NODE_COMPILE_CACHE" && chmod -R a+rX,a-w "$NODE_COMPILE_CACHE"
 USER 1000:1000

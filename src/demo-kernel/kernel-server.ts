@@ -17,6 +17,7 @@ import { createKernelSharedState } from './kernel-shared-state';
 import { writeJson } from './kernel-sse-writer';
 import type { PipelineJournal } from './pipeline-journal';
 import { answerPipelineState } from './pipeline-state-route';
+import { KernelTaskHistory } from './kernel-task-history';
 import { RecentTaskStore } from './recent-task-store';
 import { ScriptedKernelExecutor } from './scripted-kernel-executor';
 
@@ -84,10 +85,12 @@ export async function startKernelServer(options: KernelServerOptions = {}): Prom
     card,
     requestHandler: new DefaultRequestHandler(
       card,
-      new RecentTaskStore({
-        tasks: options.maxTasks ?? DEFAULT_MAX_TASKS,
-        bytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
-      }),
+      new KernelTaskHistory(
+        new RecentTaskStore({
+          tasks: options.maxTasks ?? DEFAULT_MAX_TASKS,
+          bytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+        }),
+      ),
       executor,
     ),
     scripts: options.scripts ?? KERNEL_SCRIPT_BOOK,

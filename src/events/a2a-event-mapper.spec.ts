@@ -164,6 +164,48 @@ const textCases: MapperCase[] = [
     closing: [textEnd('a2')],
   },
   {
+    name: "the kernel's ended turn: its deltas and the whole-answer repeat in history give the answer once",
+    frames: [
+      task('INPUT_REQUIRED', {
+        history: [
+          { messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'q' }] },
+          { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'Hel' }] },
+          { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'lo' }] },
+          { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'Hello' }] },
+        ],
+      }),
+    ],
+    expected: [textStart('m'), text('Hello', 'm')],
+    closing: [textEnd('m')],
+  },
+  {
+    name: 'history cut at historyLength inside the turn: the repeat still ends with the deltas listed, and is the answer',
+    frames: [
+      task('INPUT_REQUIRED', {
+        history: [
+          { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'lo' }] },
+          { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'Hello' }] },
+        ],
+      }),
+    ],
+    expected: [textStart('m'), text('Hello', 'm')],
+    closing: [textEnd('m')],
+  },
+  {
+    name: 'after the user message, a last message that only ends with the ones before it is no repeat: all joined',
+    frames: [
+      task('INPUT_REQUIRED', {
+        history: [
+          { messageId: 'u1', role: 'ROLE_USER', parts: [{ text: 'q' }] },
+          { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'lo' }] },
+          { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'Hello' }] },
+        ],
+      }),
+    ],
+    expected: [textStart('m'), text('loHello', 'm')],
+    closing: [textEnd('m')],
+  },
+  {
     name: 'includeStatusText: false maps no status or history text',
     frames: [
       delta('hidden'),

@@ -102,14 +102,24 @@ function statusTextOf(message: WireObject | undefined): string {
 
 const NO_HISTORY_TEXT = { text: '' } as const;
 
-/** The trailing run of agent messages in `history`, joined, with the last message id among them. */
+/**
+ * The trailing run of agent messages in `history`, joined, with the last message id among them. The kernel's
+ * history keeps every status message an update replaced: after an ended turn, its deltas and then the repeat
+ * of the whole answer (docs/behaviour/a2a.md#the-kernels-own-behaviour). A last message that repeats the ones
+ * before it — all of them, or, when the run reaches the start of a history cut at `historyLength`, the ones
+ * listed — is that repeat, and the text alone.
+ */
 function historyAgentTextOf(body: WireObject): { text: string; messageId?: string } {
   if (!Array.isArray(body.history)) return NO_HISTORY_TEXT;
   const trailing: WireObject[] = [];
+  let reachesStart = true;
   for (const message of [...body.history].reverse()) {
     if (!isWireObject(message)) break;
     if (message.role !== 'ROLE_AGENT' && message.role !== 'agent') {
-      if (trailing.length > 0) break;
+      if (trailing.length > 0) {
+        reachesStart = false;
+        break;
+      }
       continue;
     }
     trailing.unshift(message);
@@ -118,7 +128,11 @@ function historyAgentTextOf(body: WireObject): { text: string; messageId?: strin
     .map((message) => nonEmptyString(message.messageId))
     .filter(Boolean)
     .pop();
-  return { text: trailing.map((message) => textOfParts(message.parts)).join(''), messageId };
+  const texts = trailing.map((message) => textOfParts(message.parts));
+  const last = texts.pop() ?? '';
+  const before = texts.join('');
+  const isRepeat = texts.length > 0 && (last === before || (reachesStart && last.endsWith(before)));
+  return { text: isRepeat ? last : before + last, messageId };
 }
 
 /** The parts' texts joined; a loop, not filter/map/join: it runs on every text delta. */

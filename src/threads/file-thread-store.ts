@@ -219,11 +219,11 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
    */
   private async ensurePrivateDirs(): Promise<void> {
     await mkdir(this.threadsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    await this.tighten(this.stateDir);
-    await this.tighten(this.threadsDir);
+    await this.tighten(this.stateDir, 'the state directory');
+    await this.tighten(this.threadsDir, "the state directory's threads/");
   }
 
-  private async tighten(directory: string): Promise<void> {
+  private async tighten(directory: string, name: string): Promise<void> {
     try {
       await chmod(directory, PRIVATE_DIR_MODE);
     } catch (error) {
@@ -232,7 +232,7 @@ export class FileThreadStore implements ThreadStore, OnModuleInit {
       this.untightened.add(directory);
       const { mode, uid, gid } = await stat(directory);
       this.logger.warn({
-        msg: "the state directory is not this process's: left as it is, not made private (0700)",
+        msg: `${name} is not this process's: left as it is, not made private (0700)`,
         path: directory,
         mode: (mode & 0o7777).toString(8).padStart(4, '0'),
         owner: `${uid}:${gid}`,

@@ -1,9 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GLIBC_MALLOC_ENV, IMAGE_MALLOC_CONF, IMAGE_NODE_OPTIONS } from '../../bench/support/bench-processes';
+import { findFreeLoopbackPort } from '../../src/a2a/managed/free-loopback-port';
 import { KERNEL_VENV } from '../support/real-kernel';
+import { eventually } from '../support/sse-client';
 import { REPO_ROOT } from './support/helm';
 import { type ImageConfig, parseDockerfile, resolveTarget } from './support/parse-dockerfile';
 
@@ -284,14 +286,15 @@ describe('Dockerfile contract', () => {
     },
   );
 
-  it("gateway: Node's compile cache is warmed as the runtime user (one cache per user id), then read-only", () => {
+  /** The gateway stage's compile-cache warm-up: a start of its own (src/warm-compile-cache.ts), with node flags. */
+  const WARM_STEP = /^node ((?:--[\w-]+(?:=\S+)? )*)dist\/warm-compile-cache\.js$/;
+
+  it("gateway: Node's compile cache is warmed by a start with CMD's node flags, as the runtime user (one cache per user id), then read-only", () => {
     const gateway = resolveTarget(dockerfile, 'gateway');
     const cacheDir = gateway.env.NODE_COMPILE_CACHE;
     expect(cacheDir).toMatch(/^\/app\//);
     const steps = dockerfile.stages.find((stage) => stage.name === 'gateway')?.instructions ?? [];
-    const warm = steps.findIndex(
-      (step) => step.keyword === 'RUN' && /^node -e .*dist\/app\.module/.test(step.args),
-    );
+    const warm = steps.findIndex((step) => step.keyword === 'RUN' && WARM_STEP.test(step.args));
     const userAt = (index: number) =>
       steps
         .slice(0, index)
@@ -299,6 +302,9 @@ describe('Dockerfile contract', () => {
         .at(-1)?.args;
     expect(warm).toBeGreaterThan(0);
     expect(userAt(warm)).toBe(gateway.user);
+    // V8's flags key the cache's directory: a warm-up without CMD's --expose-gc fills one the start never reads.
+    const warmFlags = (WARM_STEP.exec(steps[warm].args)?.[1] ?? '').split(' ').filter(Boolean);
+    expect(warmFlags).toEqual(gateway.cmd?.slice(1, -1));
     const lock = steps.findIndex(
       (step, index) => index > warm && /chmod -R a\+rX,a-w "\$NODE_COMPILE_CACHE"/.test(step.args),
     );
@@ -306,43 +312,85 @@ describe('Dockerfile contract', () => {
     expect(userAt(lock)).toBe('root');
   });
 
-  // Runs the gateway stage's own warm and lock steps on this machine (no Docker engine here): as root, so the
-  // lock can chown to root, and the starts as the image's runtime user, uid 1000.
+  // Runs the gateway stage's own warm and lock steps on this machine (no Docker engine here), then the image's
+  // CMD: as root, so the lock can chown to root, and the warm-up and the start as the runtime user, uid 1000.
   const asRoot = process.getuid?.() === 0 ? it : it.skip;
   asRoot(
-    'gateway: a start as the runtime user reads the compile cache the build warmed, every entry of it',
-    () => {
-      const steps = dockerfile.stages.find((stage) => stage.name === 'gateway')?.instructions ?? [];
-      const runs = steps.filter((step) => step.keyword === 'RUN').map((step) => step.args);
-      const warm = runs.find((run) => /^node -e .*dist\/app\.module/.test(run)) ?? '';
-      const lock = runs.find((run) => /chmod -R .*"\$NODE_COMPILE_CACHE"/.test(run)) ?? '';
-      const runtimeUser = (resolveTarget(dockerfile, 'gateway').user ?? '').split(':').map(Number);
-      if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'app.module.js'))) {
+    "gateway: the image's start, as the runtime user, reads every module it loads from the compile cache the build warmed",
+    async () => {
+      const gateway = resolveTarget(dockerfile, 'gateway');
+      const warm = stageRuns('gateway').find((run) => WARM_STEP.test(run)) ?? '';
+      const lock = stageRuns('gateway').find((run) => /chmod -R .*"\$NODE_COMPILE_CACHE"/.test(run)) ?? '';
+      const [uid, gid] = (gateway.user ?? '').split(':').map(Number);
+      if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'warm-compile-cache.js'))) {
         const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
         expect(build.status).toBe(0);
       }
       const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-compile-cache-'));
-      fs.chownSync(cache, runtimeUser[0], runtimeUser[1]);
+      const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-compile-cache-state-'));
+      for (const dir of [cache, stateDir]) fs.chownSync(dir, uid, gid);
       const node = path.join(REPO_ROOT, 'node_modules', 'node', 'bin', 'node');
-      const asRuntimeUser = (command: string, extraEnv: Record<string, string> = {}) =>
-        spawnSync('sh', ['-c', command.replace(/^node /, `"${node}" `)], {
+      // The image's environment for node (glibc here: no jemalloc on this machine).
+      const env = {
+        PATH: process.env.PATH,
+        NODE_ENV: gateway.env.NODE_ENV,
+        NODE_OPTIONS: gateway.env.NODE_OPTIONS,
+        NODE_COMPILE_CACHE: cache,
+      };
+      try {
+        const warmed = spawnSync('sh', ['-c', warm.replace(/^node /, `"${node}" `)], {
           cwd: REPO_ROOT,
-          uid: runtimeUser[0],
-          gid: runtimeUser[1],
-          env: { PATH: process.env.PATH, NODE_COMPILE_CACHE: cache, ...extraEnv },
+          uid,
+          gid,
+          env,
           encoding: 'utf8',
         });
-      try {
-        expect(asRuntimeUser(warm).status).toBe(0);
+        expect({ status: warmed.status, stderr: warmed.stderr }).toMatchObject({ status: 0 });
         const locked = spawnSync('sh', ['-c', lock], { env: { ...process.env, NODE_COMPILE_CACHE: cache } });
         expect(locked.status).toBe(0);
-        const start = asRuntimeUser(warm, { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
-        const reads = start.stderr.split('\n').filter((line) => line.includes('reading cache from'));
-        const appReads = reads.filter((line) => line.includes(`${REPO_ROOT}/dist/`));
+
+        // CMD as it is, on a free loopback port, with a kernel URL a start does not call; asked /ping as the
+        // image's health check asks it, then stopped as a container is.
+        const port = await findFreeLoopbackPort();
+        const [, ...args] = gateway.cmd ?? [];
+        const start = spawn(node, args, {
+          cwd: REPO_ROOT,
+          uid,
+          gid,
+          env: {
+            ...env,
+            NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+            IAC_CODE_AGUI_HOST: '127.0.0.1',
+            IAC_CODE_AGUI_PORT: String(port),
+            IAC_CODE_AGUI_STATE_DIR: stateDir,
+            IAC_CODE_AGUI_ALLOWED_CWDS: os.tmpdir(),
+            IAC_CODE_AGUI_A2A_URL: 'http://127.0.0.1:9/',
+          },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        start.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+        const pinged = await eventually(
+          () =>
+            fetch(`http://127.0.0.1:${port}/ping`).then(
+              (response) => response.ok,
+              () => false,
+            ),
+          (ok) => ok || start.exitCode !== null,
+          60_000,
+        );
+        start.kill('SIGTERM');
+        expect({ pinged, exitCode: await exited }).toEqual({ pinged: true, exitCode: 0 });
+
+        const reads = stderr.split('\n').filter((line) => line.includes('reading cache from'));
         expect(reads.filter((line) => !/\.\.\. success, size=\d+$/.test(line))).toEqual([]);
-        expect(appReads.length).toBeGreaterThan(50);
+        // main.js itself, Nest's HTTP stack, and the app's modules are among them.
+        expect(reads.some((line) => line.includes(`${REPO_ROOT}/dist/main.js...`))).toBe(true);
+        expect(reads.some((line) => line.includes('/@nestjs/platform-express/'))).toBe(true);
+        expect(reads.filter((line) => line.includes(`${REPO_ROOT}/dist/`)).length).toBeGreaterThan(50);
       } finally {
-        fs.rmSync(cache, { recursive: true, force: true });
+        for (const dir of [cache, stateDir]) fs.rmSync(dir, { recursive: true, force: true });
       }
     },
     300_000,

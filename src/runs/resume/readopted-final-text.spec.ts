@@ -100,22 +100,34 @@ describe('the final text of a turn whose answer the kernel already applied', () 
     expect(textOf(sink.events)).toBe('');
   });
 
-  it('an ended turn whose answer the dead replica had not recorded (taken by the kernel): the text from the snapshot', async () => {
-    const parked = await parkedAt(permission);
-    const history = [
-      {
-        role: 'ROLE_USER',
-        parts: [{ data: { kind: 'permission', inputId: parked.interruptId, decision: 'allow_once' } }],
-      },
-    ];
-    const ended = taskSnapshot(parked.ids, 'TASK_STATE_INPUT_REQUIRED', { text: ANSWER, final: true });
-    const { sink, delivered, calls } = await resumeRun(parked, allow(parked.interruptId), {
-      task: { ...(ended.task as Record<string, unknown>), history },
-    });
-    await delivered;
-    await expectConformantEvents(sink.events);
-    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
-    expect(textOf(sink.events)).toBe(ANSWER);
-    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
-  });
+  it.each([
+    { name: 'its status text', status: { text: ANSWER, final: true }, agentHistory: [] },
+    {
+      // The kernel's own shape: the deltas and the whole-answer repeat in history, the status without text.
+      name: 'its history (the deltas, then the repeat)',
+      status: {},
+      agentHistory: ['The whole ', 'answer.', ANSWER],
+    },
+  ])(
+    'an ended turn whose answer the dead replica had not recorded (taken by the kernel): the text once, from $name',
+    async ({ status, agentHistory }) => {
+      const parked = await parkedAt(permission);
+      const history = [
+        {
+          role: 'ROLE_USER',
+          parts: [{ data: { kind: 'permission', inputId: parked.interruptId, decision: 'allow_once' } }],
+        },
+        ...agentHistory.map((text) => ({ messageId: 'm-final', role: 'ROLE_AGENT', parts: [{ text }] })),
+      ];
+      const ended = taskSnapshot(parked.ids, 'TASK_STATE_INPUT_REQUIRED', status);
+      const { sink, delivered, calls } = await resumeRun(parked, allow(parked.interruptId), {
+        task: { ...(ended.task as Record<string, unknown>), history },
+      });
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+      expect(textOf(sink.events)).toBe(ANSWER);
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+    },
+  );
 });

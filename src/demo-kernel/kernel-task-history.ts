@@ -1,0 +1,49 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+
+/**
+ * A task's history kept as the kernel's keeps it (docs/behaviour/a2a.md#the-kernels-own-behaviour): its SDK
+ * (a2a-python) moves the status message into `history` whenever a later status update replaces it, so once a
+ * turn ended, every text delta and the end-of-turn repeat of the whole answer follow the user's message there
+ * and `GetTask` shows the turn's final text. The JS SDK's server adds a status message to `history` only the
+ * first time its id is seen; with one message id per task (the kernel's), an ended turn's text would be in no
+ * snapshot. A store around the SDK's: each save is compared with the task as last saved.
+ *
+ * A status update is told by a status that differs from the one saved (two identical updates in the same
+ * millisecond count as one). A continuation of a task whose status holds a message would move it after the
+ * user's message, not before it: the scripts' INPUT_REQUIRED frames carry none (the input is in metadata).
+ */
+export class KernelTaskHistory implements TaskStore {
+  constructor(private readonly inner: TaskStore) {}
+
+  load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    return this.inner.load(taskId, context);
+  }
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    const saved = await this.inner.load(task.id, context);
+    await this.inner.save(saved ? withKernelHistory(saved, task) : task, context);
+  }
+
+  list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.inner.list(params, context);
+  }
+}
+
+/** `next` as the JS SDK built it from `saved`, with the history a2a-python would have given it. */
+export function withKernelHistory(saved: Task, next: Task): Task {
+  const savedHistory = saved.history ?? [];
+  const nextHistory = next.history ?? [];
+  const isPrefix = savedHistory.every(
+    (message, index) => message.messageId === nextHistory[index]?.messageId,
+  );
+  if (!isPrefix) return next;
+  const added = nextHistory.slice(savedHistory.length);
+  // The JS SDK appends the new status message the first time its id is seen; a2a-python keeps it in the status.
+  const current = next.status?.message;
+  if (current && added.length > 0 && isDeepStrictEqual(added.at(-1), current)) added.pop();
+  const replaced = saved.status?.message;
+  const moved: Message[] = replaced && !isDeepStrictEqual(saved.status, next.status) ? [replaced] : [];
+  return { ...next, history: [...savedHistory, ...moved, ...added] };
+}
