@@ -295,7 +295,10 @@ describe('a lease holder frozen around its terminal write, thawed while the new 
         // The client retries on the other replica, admitted once the lease has run out; the stale replica
         // thaws while that run is open (held at the kernel by its proxy).
         const onOwner = openWhenAdmitted(owner, resume);
-        const releaseOwner = await holdOwner;
+        // The kernel may end the turn before the owner is admitted (the lease runs out first): the owner then
+        // tells it from the task's snapshot without the call held for it, and the stale replica thaws after.
+        const ownerEnded = onOwner.then((run) => run.finished).then(() => () => undefined);
+        const releaseOwner = await Promise.race([holdOwner, ownerEnded]);
         // A last event the stale replica sent before the freeze has arrived by now (the lease ran out since):
         // then the freeze came after the run's end, which is no split brain.
         const staleHeardTheEnd = onStale.received.some(
@@ -305,6 +308,7 @@ describe('a lease holder frozen around its terminal write, thawed while the new 
         const staleEnd = await onStale.finished;
         releaseOwner();
         const ownerEnd = await (await onOwner).finished;
+        owner.proxy.disarm();
 
         const outcome = (events: readonly BaseEvent[]) =>
           events

@@ -39,6 +39,8 @@ export interface FaultProxy {
    * call reached the proxy (for mid-stream modes: the frames before the fault were forwarded).
    */
   arm(method: string, mode: FaultMode, afterFrames?: number): Promise<void>;
+  /** Drops the holds and faults armed whose call has not come (a try that ended without it). */
+  disarm(): void;
   /** Sends later calls to another kernel (a kernel restarted on a new port). */
   retarget(upstreamUrl: string): void;
   close(): Promise<void>;
@@ -141,6 +143,10 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
       new Promise((applied) => armed.push({ method, mode: 'pause', afterFrames, applied })),
     arm: (method, mode, afterFrames = 3) =>
       new Promise<void>((applied) => armed.push({ method, mode, afterFrames, applied: () => applied() })),
+    disarm: () => {
+      armed.length = 0;
+      held.length = 0;
+    },
     retarget: (url) => {
       target = new URL(url);
     },
