@@ -16,7 +16,8 @@ import {
   textDeltaFrame,
 } from './kernel-frames';
 import type { KernelFrame } from './kernel-script';
-import { KernelTaskHistory, withKernelHistory } from './kernel-task-history';
+import { KernelTaskHistory, MAX_HISTORY_BYTES, withKernelHistory } from './kernel-task-history';
+import { messageBytes } from './recent-task-store';
 
 const context = {} as ServerCallContext;
 const ids = { taskId: 'task-1', contextId: 'ctx-1', sessionId: kernelSessionId('ctx-1') };
@@ -104,6 +105,22 @@ describe("KernelTaskHistory: a task's history as the kernel's SDK keeps it", () 
       ['agent', 'The command ran. Done.'],
     ]);
     expect(ended?.status?.message).toBeUndefined();
+  });
+
+  it('stops moving replaced messages once the history holds MAX_HISTORY_BYTES, so a flood of deltas stays small', async () => {
+    const { publish } = kernelTask();
+    const size = 8 * 1024;
+    const deltas = Array.from({ length: Math.ceil((2 * MAX_HISTORY_BYTES) / size) }, (_, index) =>
+      String(index).padEnd(size, '.'),
+    );
+    const flooded = await publish(
+      [statusFrame(ids, 'TASK_STATE_WORKING'), ...deltas.map((delta) => textDeltaFrame(ids, delta))],
+      'flood',
+    );
+    const kept = (flooded?.history ?? []).reduce((sum, message) => sum + messageBytes(message), 0);
+    expect(kept).toBeLessThanOrEqual(MAX_HISTORY_BYTES);
+    expect(kept).toBeGreaterThan(MAX_HISTORY_BYTES - size);
+    expect(textOf(flooded?.status?.message)).toBe(deltas.at(-1));
   });
 
   it('mid-turn the last delta is the status message, the ones before it are in history, none twice (an artifact moves nothing)', async () => {

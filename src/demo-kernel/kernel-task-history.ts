@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { messageBytes } from './recent-task-store';
 
 /**
  * A task's history kept as the kernel's keeps it (docs/behaviour/a2a.md#the-kernels-own-behaviour): its SDK
@@ -31,6 +32,15 @@ export class KernelTaskHistory implements TaskStore {
   }
 }
 
+/**
+ * How much content a task's history may hold before a replaced status message is no longer moved into it.
+ * The kernel keeps them all; the SDK's store copies the whole task at every load and save, so keeping all of a
+ * `flood` turn's 2,000 deltas of 8 KiB made each save copy megabytes (quadratic: ~500 MB resident, measured).
+ * 64 KiB holds every scripted turn but the `flood`; past it a snapshot lacks the rest of the turn's text, as
+ * with the JS SDK's own history.
+ */
+export const MAX_HISTORY_BYTES = 64 * 1024;
+
 /** `next` as the JS SDK built it from `saved`, with the history a2a-python would have given it. */
 export function withKernelHistory(saved: Task, next: Task): Task {
   const savedHistory = saved.history ?? [];
@@ -44,6 +54,9 @@ export function withKernelHistory(saved: Task, next: Task): Task {
   const current = next.status?.message;
   if (current && added.length > 0 && isDeepStrictEqual(added.at(-1), current)) added.pop();
   const replaced = saved.status?.message;
-  const moved: Message[] = replaced && !isDeepStrictEqual(saved.status, next.status) ? [replaced] : [];
+  const isReplaced = replaced !== undefined && !isDeepStrictEqual(saved.status, next.status);
+  const fits = (message: Message) =>
+    savedHistory.reduce((sum, kept) => sum + messageBytes(kept), messageBytes(message)) <= MAX_HISTORY_BYTES;
+  const moved: Message[] = isReplaced && fits(replaced) ? [replaced] : [];
   return { ...next, history: [...savedHistory, ...moved, ...added] };
 }

@@ -1,4 +1,11 @@
-import { TaskState, type ListTasksRequest, type ListTasksResponse, type Part, type Task } from '@a2a-js/sdk';
+import {
+  TaskState,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type Part,
+  type Task,
+} from '@a2a-js/sdk';
 import { InMemoryTaskStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 
 /** What one generation of RecentTaskStore may hold before the next task opens a new one. */
@@ -91,6 +98,11 @@ export function approximateTaskBytes(task: Task): number {
   const parts = [...messages, ...task.artifacts].flatMap((holder) => holder.parts);
   const metadata = [task, ...messages].map((holder) => jsonLength(holder.metadata));
   return [...parts.map(partBytes), ...metadata].reduce((sum, bytes) => sum + bytes, 0);
+}
+
+/** A message's content and metadata, as `approximateTaskBytes` counts them. */
+export function messageBytes(message: Message): number {
+  return message.parts.reduce((sum, part) => sum + partBytes(part), jsonLength(message.metadata));
 }
 
 function partBytes(part: Part): number {
