@@ -46,6 +46,7 @@ async function warm(): Promise<void> {
 }
 
 warm().catch((error: unknown) => {
-  process.stderr.write(`compile-cache warm-up failed: ${String(error)}\n`);
+  // A build step's own log (the image build fails with it), not a message to a client.
+  console.error('compile-cache warm-up failed:', error);
   process.exit(1);
 });
