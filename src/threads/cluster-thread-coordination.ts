@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { AguiError } from '../common/agui-error';
 import { ErrorCode } from '../common/error-code';
@@ -129,15 +130,8 @@ export class ClusterThreadCoordination implements ThreadCoordination {
     while (!bound.aborted) {
       const read = await this.cluster.read(threadId).catch(() => undefined);
       if (!read?.isLeased) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, LEASE_POLL_MS);
-        function done() {
-          clearTimeout(timer);
-          bound.removeEventListener('abort', done);
-          resolve();
-        }
-        bound.addEventListener('abort', done, { once: true });
-      });
+      // An abort ends the wait early (it rejects, and the loop's condition then ends the poll).
+      await delay(LEASE_POLL_MS, undefined, { signal: bound }).catch(() => undefined);
     }
   }
 

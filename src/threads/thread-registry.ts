@@ -14,9 +14,9 @@ interface ActiveRun {
   readonly runId: string;
   readonly executionId: string;
   readonly lease: RunLease;
-  /** Settles once the run has given the slot (and, in cluster mode, its lease) back. */
-  readonly released: Promise<void>;
-  readonly markReleased: () => void;
+  /** Made only when a cancel waits for this run: settles once it gave the slot (and its lease) back. */
+  whenReleased?: Promise<void>;
+  markReleased?: () => void;
   cancel?: (executionId: string) => void;
 }
 
@@ -109,10 +109,8 @@ export class ThreadRegistry implements OnApplicationShutdown {
   async commitAndClaim(state: ThreadState, runId: string): Promise<void> {
     const lease = await this.timed(() => this.coordination.claim(state, runId));
     this.notifyCommitted(state);
-    let markReleased!: () => void;
-    const released = new Promise<void>((resolve) => (markReleased = resolve));
     const { executionId } = state.execution;
-    this.activeRuns.set(state.threadId, { runId, executionId, lease, released, markReleased });
+    this.activeRuns.set(state.threadId, { runId, executionId, lease });
     this.coordination.markInUse(state.threadId);
   }
 
@@ -151,7 +149,10 @@ export class ThreadRegistry implements OnApplicationShutdown {
     this.cancelLocalRun(threadId, executionId);
     // eslint-disable-next-line @typescript-eslint/no-floating-promises -- the local run is already cancelled; the broadcast to other replicas logs its own failure (never rejects)
     void this.coordination.publishCancel(threadId, executionId);
-    if (endsHere) return untilAborted(local.released, bound);
+    if (endsHere) {
+      local.whenReleased ??= new Promise<void>((resolve) => (local.markReleased = resolve));
+      return untilAborted(local.whenReleased, bound);
+    }
     if (isElsewhere) return this.coordination.whenLeaseFreed(threadId, bound);
     return Promise.resolve();
   }
@@ -176,7 +177,7 @@ export class ThreadRegistry implements OnApplicationShutdown {
     this.activeRuns.delete(threadId);
     this.markIdleIfUnused(threadId);
     await this.coordination.release(threadId, active.lease);
-    active.markReleased();
+    active.markReleased?.();
   }
 
   /** Number of runs holding a slot on this replica: what AgentCore's /ping reports as busy. */
