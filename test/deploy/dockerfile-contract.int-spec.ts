@@ -383,16 +383,16 @@ describe('Dockerfile contract', () => {
         start.kill('SIGTERM');
         expect({ pinged, exitCode: await exited }).toEqual({ pinged: true, exitCode: 0 });
 
-        // Node writes a read's outcome after its "reading cache from …" message, and another module's message
-        // can come between the two: reads and hits are counted over the whole output, not paired by line.
+        // A cache that does not fit is said in words (a size or hash mismatch, V8 rejecting it). Node's debug
+        // output can miss the outcome of a read (another module's message comes between, or the process is
+        // stopping): 2 of 1,928 reads in one CI run. A cache keyed or written wrong is read by none, so almost
+        // every read must end in a hit.
         const reads = stderr
           .split('[compile cache]')
           .filter((message) => message.includes('reading cache from'));
         const hits = stderr.match(/success, size=\d+/g) ?? [];
-        expect({ reads: reads.length, hits: hits.length }).toEqual({
-          reads: reads.length,
-          hits: reads.length,
-        });
+        expect(stderr.match(/[^\n]*(mismatch|was rejected)[^\n]*/g) ?? []).toEqual([]);
+        expect(hits.length).toBeGreaterThanOrEqual(reads.length - Math.ceil(reads.length / 100));
         // main.js itself, Nest's HTTP stack, and the app's modules are among them.
         expect(reads.some((line) => line.includes(`${REPO_ROOT}/dist/main.js...`))).toBe(true);
         expect(reads.some((line) => line.includes('/@nestjs/platform-express/'))).toBe(true);
