@@ -5,6 +5,10 @@
  *   the libraries every run of the gateway uses loaded (support/floor-apps/), each a child on Node 24 with the image's `NODE_OPTIONS` (`IMAGE_NODE_OPTIONS`, which a
  *   deploy spec keeps equal to the Dockerfile's) and glibc's malloc, as the other bench figures; VmRSS 3 s after
  *   20 warm-up POSTs, two rounds each, alternating. The gateway's idle RSS is this plus its own code and state.
+ * - Heap held by one open request of a NestJS route (support/floor-apps/nest-open-routes.mjs): a handler that
+ *   returns a Promise and writes through `@Res()`, one that returns an Observable, the same through one
+ *   pass-through interceptor. V8's heap in use after two full collections, before and with 1,000 requests
+ *   held open by this process (the client's memory is not the app's), per request; median of two rounds.
  * - CPU of the durable writes of one short run: admission, task id, session id, terminal, made one after the
  *   other through the project's `FileThreadStore` (temp file, fsync, rename, directory fsync) on a temp dir under
  *   os.tmpdir(). In-process; `process.cpuUsage()` is getrusage(RUSAGE_SELF), which counts every thread of the
@@ -13,6 +17,7 @@
  *   not counted. A busy machine inflates both CPU and wall figures: the load average is printed.
  */
 import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -67,6 +72,51 @@ async function idleRssMb(app: AppName): Promise<number> {
     await sleep(SETTLE_MS);
     return processRssMb(server.pid);
   } finally {
+    await server.stop();
+  }
+}
+
+const ROUTE_SHAPES = ['promise', 'observable', 'intercepted'] as const;
+type RouteShape = (typeof ROUTE_SHAPES)[number];
+const OPEN_REQUESTS = 1_000;
+
+/** KB of V8 heap one open request of the route holds (see the file's comment). */
+async function openRequestHeapKb(shape: RouteShape): Promise<number> {
+  const port = await findFreeLoopbackPort();
+  const started = performance.now();
+  const child = spawn(
+    NODE_24,
+    ['--expose-gc', join(__dirname, 'support/floor-apps/nest-open-routes.mjs'), String(port)],
+    {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', NODE_OPTIONS: IMAGE_NODE_OPTIONS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const server = await untilAnswering(child, `${url}/`, 'health', started, 20_000);
+  const heap = async () => {
+    const [opened, bytes] = (await (await fetch(`${url}/heap`)).text()).split(' ').map(Number);
+    return { opened, bytes };
+  };
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const held = [] as ReturnType<typeof request>[];
+  try {
+    const before = await heap();
+    for (let index = 0; index < OPEN_REQUESTS; index++) {
+      const held_ = request({ host: '127.0.0.1', port, method: 'POST', path: `/${shape}`, agent });
+      held_.on('error', () => undefined).end();
+      held.push(held_);
+    }
+    let after = await heap();
+    while (after.opened < before.opened + OPEN_REQUESTS) {
+      await sleep(100);
+      after = await heap();
+    }
+    return round((after.bytes - before.bytes) / 1024 / OPEN_REQUESTS, 2);
+  } finally {
+    for (const held_ of held) held_.destroy();
+    agent.destroy();
     await server.stop();
   }
 }
@@ -161,6 +211,20 @@ async function main(): Promise<void> {
       `${app}: ${rss[app].map((mb) => mb.toFixed(1)).join(', ')} MB, median ${median(rss[app]).toFixed(1)} MB`,
     );
   }
+
+  const routeKb = Object.fromEntries(ROUTE_SHAPES.map((shape) => [shape, [] as number[]])) as Record<
+    RouteShape,
+    number[]
+  >;
+  for (let round_ = 1; round_ <= ROUNDS; round_++) {
+    for (const shape of ROUTE_SHAPES) routeKb[shape].push(await openRequestHeapKb(shape));
+  }
+  const openKb = (shape: RouteShape) => median(routeKb[shape]).toFixed(2);
+  console.log(
+    `heap per open request of a NestJS route (${OPEN_REQUESTS} open, after full GCs): Promise + @Res() ` +
+      `${openKb('promise')} KB, Observable ${openKb('observable')} KB, Observable + one interceptor ` +
+      `${openKb('intercepted')} KB (rounds: ${ROUTE_SHAPES.map((shape) => routeKb[shape].join('/')).join(', ')})`,
+  );
 
   const writes = await durableWrites();
   const perRun = (ms: number) => round(ms / MEASURED_RUNS, 3);
