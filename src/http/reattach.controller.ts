@@ -9,7 +9,7 @@ import { negotiateLanguage } from '../i18n/negotiate-language';
 import { agentCoreSessionIdOf } from '../logging/request-log-fields';
 import { ReattachService, type ReattachRequest } from '../run-log/reattach.service';
 import { ReattachRefusalFilter } from './reattach-refusal.filter';
-import { SSE_OPEN, SseRun, type SseRunItem } from './sse-run-renderer';
+import { SSE_OPEN, SseRunRenderer } from './sse-run-renderer';
 import { withHeartbeat } from './with-heartbeat';
 
 /**
@@ -23,25 +23,21 @@ import { withHeartbeat } from './with-heartbeat';
 export class ReattachController {
   constructor(
     private readonly reattach: ReattachService,
+    private readonly sse: SseRunRenderer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('executions/:executionId/events')
-  @SseRun()
-  byExecution(
-    @Param('executionId') executionId: string,
-    @Req() request: Request,
-  ): Promise<Observable<SseRunItem>> {
+  byExecution(@Param('executionId') executionId: string, @Req() request: Request): Promise<Observable<void>> {
     return this.follow({ executionId }, request);
   }
 
   @Get('threads/:threadId/events')
-  @SseRun()
-  byThread(@Param('threadId') threadId: string, @Req() request: Request): Promise<Observable<SseRunItem>> {
+  byThread(@Param('threadId') threadId: string, @Req() request: Request): Promise<Observable<void>> {
     return this.follow({ threadId }, request);
   }
 
-  private async follow(target: ReattachRequest['target'], request: Request): Promise<Observable<SseRunItem>> {
+  private async follow(target: ReattachRequest['target'], request: Request): Promise<Observable<void>> {
     setRequestLanguage(
       request,
       negotiateLanguage(request.headers['accept-language'], this.config.processLanguage),
@@ -56,7 +52,9 @@ export class ReattachController {
       cursor: typeof lastEventId === 'string' ? lastEventId : singleText(request.query.after),
     });
     // Admitted: the response opens now, even at the head of a quiet run whose next frame may be a heartbeat away.
-    return admitted.frames().pipe(startWith(SSE_OPEN), withHeartbeat(this.config.heartbeatMs));
+    return admitted
+      .frames()
+      .pipe(startWith(SSE_OPEN), withHeartbeat(this.config.heartbeatMs), this.sse.render(request));
   }
 }
 

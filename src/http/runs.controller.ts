@@ -10,13 +10,13 @@ import { agentCoreSessionIdOf, REQUEST_ID_HEADER, SESSION_ID_HEADER } from '../l
 import { RunRequestReader } from '../run-input/run-request-reader';
 import type { Face } from '../run-input/run-request';
 import { RunService } from '../runs/run.service';
-import { SseRun, type SseRunItem } from './sse-run-renderer';
+import { SseRunRenderer } from './sse-run-renderer';
 import { withHeartbeat } from './with-heartbeat';
 
 /**
  * `POST /` (iac-code face) and `POST /invocations` (AgentCore face): the same run, rendered differently
  * only when it is refused before the stream starts. Thin on purpose: read, admit, then the run as an
- * Observable with its heartbeat, which `@SseRun()` renders (docs/architecture.md#a-run).
+ * Observable with its heartbeat, rendered as SSE (docs/architecture.md#a-run).
  */
 @Controller()
 @UseGuards(RequestAuthGuard)
@@ -24,24 +24,23 @@ export class RunsController {
   constructor(
     private readonly reader: RunRequestReader,
     private readonly runs: RunService,
+    private readonly sse: SseRunRenderer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post()
   @UseFilters(JsonEnvelopeFilter)
-  @SseRun()
-  run(@Req() request: Request): Promise<Observable<SseRunItem>> {
+  run(@Req() request: Request): Promise<Observable<void>> {
     return this.handle(request, 'iac-code');
   }
 
   @Post('invocations')
   @UseFilters(SseRunErrorFilter)
-  @SseRun()
-  invoke(@Req() request: Request): Promise<Observable<SseRunItem>> {
+  invoke(@Req() request: Request): Promise<Observable<void>> {
     return this.handle(request, 'agentcore');
   }
 
-  private async handle(request: Request, face: Face): Promise<Observable<SseRunItem>> {
+  private async handle(request: Request, face: Face): Promise<Observable<void>> {
     echoAgentCoreIds(request, request.res as Response);
     const runRequest = await this.reader.read(request, face, getRequestPrincipal(request));
     const admitted = await this.runs.admit(runRequest);
@@ -49,7 +48,7 @@ export class RunsController {
     // A client gone during admission gets no response, so Nest never subscribes: the run is started and
     // left at once, which releases the thread and cancels the task, as for a client that leaves mid-run.
     if (request.socket.destroyed) events.subscribe().unsubscribe();
-    return events.pipe(withHeartbeat(this.config.heartbeatMs));
+    return events.pipe(withHeartbeat(this.config.heartbeatMs), this.sse.render(request));
   }
 }
 

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { BaseEvent } from '@ag-ui/core';
-import type { CallHandler, ExecutionContext } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request } from 'express';
 import { Subject } from 'rxjs';
 import type { AppConfig } from '../config/app-config';
 import { RunMetrics } from '../metrics/run-metrics';
@@ -69,21 +68,20 @@ describe('SseRunRenderer (docs/behaviour/sse.md)', () => {
   beforeEach(() => (metrics = new RunMetrics()));
   afterEach(() => metrics.onModuleDestroy());
 
-  /** The renderer over a run route whose handler's Observable is `run`, subscribed as Nest does. */
+  /** The renderer over a run route's Observable `run`, subscribed as Nest does. */
   const render = (graceMs = 0) => {
     const response = new FakeResponse();
     const run = new Subject<SseRunItem>();
-    const context = {
-      switchToHttp: () => ({ getResponse: () => response as unknown as Response }),
-    } as unknown as ExecutionContext;
     const config = { reattach: { graceMs } } as AppConfig;
-    const handler: CallHandler<SseRunItem> = { handle: () => run.asObservable() };
+    const request = { res: response } as unknown as Request;
     const outcome: { values: number; completed: boolean; error?: unknown } = { values: 0, completed: false };
-    const subscription = new SseRunRenderer(metrics, config).intercept(context, handler).subscribe({
-      next: () => outcome.values++,
-      complete: () => (outcome.completed = true),
-      error: (error: unknown) => (outcome.error = error),
-    });
+    const subscription = new SseRunRenderer(metrics, config)
+      .render(request)(run.asObservable())
+      .subscribe({
+        next: () => outcome.values++,
+        complete: () => (outcome.completed = true),
+        error: (error: unknown) => (outcome.error = error),
+      });
     return { response, run, outcome, subscription };
   };
 

@@ -1,15 +1,6 @@
-import {
-  applyDecorators,
-  HttpCode,
-  Inject,
-  Injectable,
-  UseInterceptors,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import type { Response } from 'express';
-import { Observable } from 'rxjs';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RunMetrics } from '../metrics/run-metrics';
 import type { RunFrame } from '../run-log/run-frames';
@@ -23,61 +14,60 @@ import { HEARTBEAT, HEARTBEAT_COMMENT, type Heartbeat } from './with-heartbeat';
  */
 export const SSE_OPEN = Symbol('sse-open');
 
-/**
- * What a run route's handler returns, as an Observable: its frames, the heartbeat in its silences, and
- * optionally SSE_OPEN first.
- */
+/** What a run route renders: its frames, the heartbeat in its silences, and optionally SSE_OPEN first. */
 export type SseRunItem = RunFrame | Heartbeat | typeof SSE_OPEN;
 
 /**
- * Renders the Observable a run route returns as SSE (docs/behaviour/sse.md): the route's own decorator,
- * beside Nest's `@Sse()`, which is GET-only and writes one event per write. 200 on every method; a refusal
- * thrown before the first item is the route's exception filter's, as before any stream.
- */
-export const SseRun = () => applyDecorators(HttpCode(200), UseInterceptors(SseRunRenderer));
-
-/**
- * The one SSE renderer of runs (the run routes and the reattach routes). Each record is `data: <json>\n\n`
- * as @ag-ui/encoder writes it (never the protobuf a wildcard Accept would pick), with an `id: <cursor>`
- * line first only while reattaching is on (docs/behaviour/reattach.md#event-ids), so with the defaults
- * the body is the original's framing exactly; the heartbeat comment has no id. The response opens at the
- * first item, after admission; the client closing it unsubscribes, which is the run's client leaving.
- * A failure of the Observable goes to the route's exception filter, which cuts a response already open.
+ * The one SSE renderer of runs (the run routes and the reattach routes, docs/behaviour/sse.md): the last
+ * operator of the Observable such a route returns, beside Nest's `@Sse()`, which is GET-only and writes one
+ * event per write. An operator rather than an interceptor: Nest 12 holds about 6 KB more per open request for
+ * a route with an interceptor (`bench/floor.ts`, docs/benchmarks.md#memory-where-it-is-idle-and-per-open-run), for the whole life
+ * of a run.
+ *
+ * Each record is `data: <json>\n\n` as @ag-ui/encoder writes it (never the protobuf a wildcard Accept would
+ * pick), with an `id: <cursor>` line first only while reattaching is on (docs/behaviour/reattach.md#event-ids),
+ * so with the defaults the body is the original's framing exactly; the heartbeat comment has no id. The
+ * response opens (200) at the first item, after admission; a refusal thrown before it is the route's exception
+ * filter's, as before any stream. The client closing the response unsubscribes, which is the run's client
+ * leaving. A failure of the Observable goes to the route's filter, which cuts a response already open. The
+ * rendered Observable emits once, when the run has ended the response: Nest's own reply then sends nothing.
  */
 @Injectable()
-export class SseRunRenderer implements NestInterceptor<SseRunItem, void> {
+export class SseRunRenderer {
+  private readonly writesIds: boolean;
+
   constructor(
     private readonly metrics: RunMetrics,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.writesIds = config.reattach.graceMs > 0;
+  }
 
-  intercept(context: ExecutionContext, next: CallHandler<SseRunItem>): Observable<void> {
-    const response = context.switchToHttp().getResponse<Response>();
-    const writesIds = this.config.reattach.graceMs > 0;
-    return new Observable<void>((subscriber) => {
-      const stream = new SseResponse(response, this.metrics, writesIds);
-      const run = next.handle().subscribe({
-        next: (item) => stream.write(item),
-        error: (error: unknown) => {
-          stream.stop();
-          subscriber.error(error);
-        },
-        complete: () => {
-          stream.end();
-          // Nest's own reply after this one finds the response ended and sends nothing.
-          subscriber.next();
-          subscriber.complete();
-        },
+  /** Renders the items into the response of `request` (an Express request: its `res`). */
+  render(request: Request): OperatorFunction<SseRunItem, void> {
+    const response = request.res!;
+    return (items) =>
+      new Observable<void>((subscriber) => {
+        const stream = new SseResponse(response, this.metrics, this.writesIds);
+        const run = items.subscribe({
+          next: (item) => stream.write(item),
+          error: (error: unknown) => {
+            stream.stop();
+            subscriber.error(error);
+          },
+          complete: () => {
+            stream.end();
+            subscriber.next();
+            subscriber.complete();
+          },
+        });
+        const leave = () => run.unsubscribe();
+        response.once('close', leave);
+        return () => {
+          response.off('close', leave);
+          run.unsubscribe();
+        };
       });
-      // What is returned here is not completed when the client leaves: Nest itself tears a route's
-      // Observable down on the client's disconnect and settles the request, releasing this closure.
-      const leave = () => run.unsubscribe();
-      response.once('close', leave);
-      return () => {
-        response.off('close', leave);
-        run.unsubscribe();
-      };
-    });
   }
 }
 

@@ -4,6 +4,7 @@ import {
   Injectable,
   Module,
   Post,
+  Req,
   UseInterceptors,
   type CallHandler,
   type ExecutionContext,
@@ -12,9 +13,10 @@ import {
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
+import type { Request } from 'express';
 import { finalize, Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
-import { SseRun, SseRunRenderer, type SseRunItem } from '../../src/http/sse-run-renderer';
+import { SseRunRenderer, type SseRunItem } from '../../src/http/sse-run-renderer';
 import { RunMetrics } from '../../src/metrics/run-metrics';
 import { RunDemand } from '../../src/run-log/run-frames';
 import { encodeSseFrame } from '../../src/wire/sse-frame';
@@ -26,7 +28,7 @@ let release: () => void;
 let left: Promise<void>;
 let leave: () => void;
 
-/** Outside the renderer: sees what Nest does with the Observable the renderer returns. */
+/** Outside the route: sees what Nest does with the Observable the route returns. */
 @Injectable()
 class ReleaseRecorder implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -37,11 +39,12 @@ class ReleaseRecorder implements NestInterceptor {
 @Controller()
 @UseInterceptors(ReleaseRecorder)
 class OpenRunController {
-  /** A run that streams one frame and never ends on its own. */
+  constructor(private readonly sse: SseRunRenderer) {}
+
+  /** A run that streams one frame and never ends on its own, rendered as the run routes render theirs. */
   @Post('run')
-  @SseRun()
-  run(): Observable<SseRunItem> {
-    return new Observable<SseRunItem>((subscriber) => {
+  run(@Req() request: Request): Observable<void> {
+    const run = new Observable<SseRunItem>((subscriber) => {
       subscriber.next({
         id: '0123456789abcdef.1',
         data: encodeSseFrame({ type: 'RUN_STARTED', threadId: 't', runId: 'r', timestamp: 1 } as BaseEvent),
@@ -49,6 +52,7 @@ class OpenRunController {
       });
       return () => leave();
     });
+    return run.pipe(this.sse.render(request));
   }
 }
 
@@ -64,9 +68,9 @@ class OpenRunController {
 class OpenRunModule {}
 
 /**
- * The renderer does not complete the Observable it hands Nest when the client leaves: Nest tears down a
- * route's Observable when its client disconnects (and settles its handling of the request), which releases
- * the renderer's closure over the response with it. This pins that on the Nest the gateway runs on.
+ * The rendered Observable does not complete when the client leaves: Nest tears down a route's Observable
+ * when its client disconnects (and settles its handling of the request), which releases the renderer's
+ * closure over the response with it. This pins that on the Nest the gateway runs on.
  */
 describe('SseRunRenderer when the client leaves mid-run', () => {
   let app: INestApplication;
@@ -80,7 +84,7 @@ describe('SseRunRenderer when the client leaves mid-run', () => {
   });
   afterAll(() => app.close());
 
-  it("unsubscribes the run, and Nest lets go of the renderer's Observable", async () => {
+  it("unsubscribes the run, and Nest lets go of the route's Observable", async () => {
     released = new Promise((resolve) => (release = resolve));
     left = new Promise((resolve) => (leave = resolve));
     const client = new AbortController();
