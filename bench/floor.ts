@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/floor.ts`: two floors the performance targets cannot go below, whatever the
+ * `node --import tsx bench/floor.ts`: the floors the performance targets cannot go below, whatever the
  * gateway does.
  * - Idle RSS of the framework alone: a bare `node:http` server, a NestJS + Express hello app, and that app with
  *   the libraries every run of the gateway uses loaded (support/floor-apps/), each a child on Node 24 with the image's `NODE_OPTIONS` (`IMAGE_NODE_OPTIONS`, which a
@@ -9,6 +9,10 @@
  *   returns a Promise and writes through `@Res()`, one that returns an Observable, the same through one
  *   pass-through interceptor. V8's heap in use after two full collections, before and with 1,000 requests
  *   held open by this process (the client's memory is not the app's), per request; median of two rounds.
+ * - RSS per open stream of the pass-through proxy (`baseline-proxy.ts`, the image's NODE_OPTIONS): the bench
+ *   upstream and client, 20 warm-up bursts, then 1,000 silent streams held open; (peak VmRSS over 5 s − VmRSS
+ *   before) / streams, as `openRunKb` is measured, two rounds. Two sockets and Node's HTTP objects per stream,
+ *   nothing parsed: the floor of an open run of any relay written on Node's HTTP stack.
  * - CPU of the durable writes of one short run: admission, task id, session id, terminal, made one after the
  *   other through the project's `FileThreadStore` (temp file, fsync, rename, directory fsync) on a temp dir under
  *   os.tmpdir(). In-process; `process.cpuUsage()` is getrusage(RUSAGE_SELF), which counts every thread of the
@@ -30,7 +34,17 @@ import { withLearnedIdentities } from '../src/threads/run-persistence';
 import { withExecutionTerminal } from '../src/threads/terminal-execution';
 import type { ThreadState } from '../src/threads/thread-state';
 import { canonicalDigest } from '../src/wire/canonical-digest';
-import { IMAGE_NODE_OPTIONS, NODE_24, REPO_ROOT, untilAnswering } from './support/bench-processes';
+import {
+  IMAGE_NODE_OPTIONS,
+  NODE_24,
+  REPO_ROOT,
+  startClient,
+  startProxy,
+  startUpstream,
+  untilAnswering,
+} from './support/bench-processes';
+import { a2aTarget } from './support/stream-targets';
+import { planText } from './upstream/upstream-plan';
 import { processRssMb } from './support/process-stats';
 import { round } from './support/sample-stats';
 
@@ -118,6 +132,45 @@ async function openRequestHeapKb(shape: RouteShape): Promise<number> {
     for (const held_ of held) held_.destroy();
     agent.destroy();
     await server.stop();
+  }
+}
+
+const PROXY_OPEN_STREAMS = 1_000;
+
+/** KB of RSS per open stream of the pass-through proxy, one value per round (see the file's comment). */
+async function proxyOpenStreamKb(rounds: number): Promise<number[]> {
+  const upstream = await startUpstream();
+  const client = startClient();
+  const figures: number[] = [];
+  try {
+    for (let round_ = 0; round_ < rounds; round_++) {
+      const proxy = await startProxy(upstream.url, IMAGE_NODE_OPTIONS);
+      try {
+        const target = (plan: Parameters<typeof planText>[0]) => a2aTarget(proxy.url, planText(plan));
+        await client.send({ kind: 'concurrent', target: target({ kind: 'burst', deltas: 100 }), runs: 20 });
+        await sleep(1_000);
+        const idleMb = processRssMb(proxy.pid);
+        const opened = await client.send<number>({
+          kind: 'open',
+          target: target({ kind: 'silent' }),
+          runs: PROXY_OPEN_STREAMS,
+          batch: 100,
+        });
+        let openMb = processRssMb(proxy.pid);
+        for (let waited = 0; waited < 5_000; waited += 250) {
+          await sleep(250);
+          openMb = Math.max(openMb, processRssMb(proxy.pid));
+        }
+        figures.push(round(((openMb - idleMb) * 1024) / opened, 1));
+        await client.send({ kind: 'close-open' });
+      } finally {
+        await proxy.stop();
+      }
+    }
+    return figures;
+  } finally {
+    await client.stop();
+    await upstream.stop();
   }
 }
 
@@ -224,6 +277,12 @@ async function main(): Promise<void> {
     `heap per open request of a NestJS route (${OPEN_REQUESTS} open, after full GCs): Promise + @Res() ` +
       `${openKb('promise')} KB, Observable ${openKb('observable')} KB, Observable + one interceptor ` +
       `${openKb('intercepted')} KB (rounds: ${ROUTE_SHAPES.map((shape) => routeKb[shape].join('/')).join(', ')})`,
+  );
+
+  const proxyKb = await proxyOpenStreamKb(ROUNDS);
+  console.log(
+    `RSS per open stream of the pass-through proxy (${PROXY_OPEN_STREAMS} open, NODE_OPTIONS=${IMAGE_NODE_OPTIONS}): ` +
+      `${proxyKb.join(', ')} KB, median ${median(proxyKb).toFixed(1)} KB`,
   );
 
   const writes = await durableWrites();

@@ -36,10 +36,16 @@ function stderrTail(child: ChildProcess): () => string {
   return () => tail;
 }
 
-async function spawnUntilReady(entry: string, args: string[], readyPrefix: string): Promise<BenchProcess> {
+async function spawnUntilReady(
+  entry: string,
+  args: string[],
+  readyPrefix: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<BenchProcess> {
   const child = spawn(NODE_24, [...TSX, entry, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env ? { env } : {}),
   });
   const tail = stderrTail(child);
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -61,8 +67,14 @@ export function startUpstream(): Promise<BenchProcess> {
   return spawnUntilReady(join(REPO_ROOT, 'bench/upstream/bench-upstream.ts'), [], UPSTREAM_READY);
 }
 
-export function startProxy(upstreamUrl: string): Promise<BenchProcess> {
-  return spawnUntilReady(join(REPO_ROOT, 'bench/baseline-proxy.ts'), [upstreamUrl], PROXY_READY);
+/** `nodeOptions` replaces the NODE_OPTIONS the proxy inherits (e.g. the image's, for a memory figure). */
+export function startProxy(upstreamUrl: string, nodeOptions?: string): Promise<BenchProcess> {
+  return spawnUntilReady(
+    join(REPO_ROOT, 'bench/baseline-proxy.ts'),
+    [upstreamUrl],
+    PROXY_READY,
+    nodeOptions === undefined ? undefined : { ...process.env, NODE_OPTIONS: nodeOptions },
+  );
 }
 
 /**
