@@ -261,6 +261,11 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
   it.each([
     { stream: 'runs to the end of the turn', frames: endOfTurnFrames, then: [] },
     { stream: 'stops at a boundary', frames: () => [], then: ['SubscribeToTask'] },
+    {
+      stream: 'ends at INPUT_REQUIRED asking nothing new',
+      frames: (ids: ReturnType<typeof kernelIds>) => [statusFrame(ids, 'TASK_STATE_INPUT_REQUIRED')],
+      then: [],
+    },
   ])(
     'subscribe unless stopped: a direct permission answer streams, and a stream that $stream is followed so',
     async ({ frames, then }) => {

@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
-import { AguiError, isAguiError } from '../../common/agui-error';
+import { AguiError } from '../../common/agui-error';
 import { ErrorCode } from '../../common/error-code';
 import type { MessageKey } from '../../i18n/message-key';
 import type { AnswerCommit, SendPlan, SendStep } from '../../interrupts/group-for-sending';
@@ -64,10 +64,10 @@ export async function commitAnswers(
   await run.persist(
     (state) => ({
       ...state,
+      // Never an answer already recorded for this execution: planResume drops applied answers, and a taken
+      // one counts only if unrecorded (kernel-held-answers.ts); the document keeps one record per pair anyway.
       appliedResumeDigests: [
-        ...state.appliedResumeDigests.filter(
-          (d) => !(d.executionId === executionId && ids.has(d.interruptId)),
-        ),
+        ...state.appliedResumeDigests,
         ...step.commits.map((commit) => ({
           executionId,
           interruptId: commit.interruptId,
@@ -103,7 +103,8 @@ async function* consumeAccepted(
       throw new AguiError(ErrorCode.A2A_UNAVAILABLE, notAcceptedKey(step));
     return end;
   } catch (error) {
-    if (isAccepted || isAguiError(error)) throw error;
+    // Once accepted, a failure is the stream's, not a refusal; upstreamRefusal keeps an AguiError as it is.
+    if (isAccepted) throw error;
     throw upstreamRefusal(error, 'answer');
   }
 }
@@ -132,6 +133,7 @@ function resumeMessage({ run: { run }, taskId }: ResumeScope, step: SendStep): A
 
 /** Permission answers travel as a DataPart, question answers as text (docs/behaviour/interrupts.md#forwarding-answers). */
 function carriesPermission(step: SendStep): boolean {
+  // Stryker disable next-line MethodExpression: every step groupForSending builds has exactly one part, so some and every agree
   return step.parts.some((part) => 'data' in part);
 }
 

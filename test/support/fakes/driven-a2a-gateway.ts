@@ -64,15 +64,18 @@ export class FrameStream implements AsyncIterable<A2aFrame> {
 /**
  * A ScriptedA2aGateway whose SendStreamingMessage and SubscribeToTask streams the test drives (each call
  * opens a FrameStream, in `streams`), whose CancelTask can be held open (`holdCancels`), and whose GetTask
- * answers `taskSnapshot`. Every call is recorded in `calls`, in order; SendMessage answers are recorded in
- * `sideMessages`; `sessionRestorable = false` makes ensure-restored answer 404; `streamsEndOnAbort` makes
- * the streams opened from then on end normally when the run aborts.
+ * answers `taskSnapshot`. Every call is recorded in `calls`, in order, but the Pipeline state endpoint's: it
+ * answers `pipelineState` and records the sequence each call asked after in `pipelineStateAfter`. SendMessage
+ * answers are recorded in `sideMessages`; `sessionRestorable = false` makes ensure-restored answer 404;
+ * `streamsEndOnAbort` makes the streams opened from then on end normally when the run aborts.
  */
 export class DrivenA2aGateway extends ScriptedA2aGateway {
   readonly streams: FrameStream[] = [];
   readonly calls: string[] = [];
   readonly sideMessages: A2aOutgoingMessage[] = [];
+  readonly pipelineStateAfter: number[] = [];
   taskSnapshot?: A2aFrame;
+  pipelineState?: Record<string, unknown>;
   sessionRestorable = true;
   streamsEndOnAbort = false;
   private heldCancel?: Promise<void>;
@@ -108,6 +111,12 @@ export class DrivenA2aGateway extends ScriptedA2aGateway {
   override async ensureSessionRestored(): Promise<boolean> {
     this.calls.push('ensure-restored');
     return this.sessionRestorable;
+  }
+
+  /** `(taskId, afterSequence, signal)`, as A2aGateway declares it. */
+  override async getPipelineState(...args: unknown[]): Promise<Record<string, unknown> | undefined> {
+    this.pipelineStateAfter.push(args[1] as number);
+    return this.pipelineState;
   }
 
   /** CancelTask calls are recorded at once but answer only after `releaseCancels()`. */
