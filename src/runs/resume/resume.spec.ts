@@ -59,6 +59,41 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(calls()).toEqual([]);
   });
 
+  it('lost execution: giving up the interrupts of an execution that already ended ends RUN_FINISHED success without asking A2A anything', async () => {
+    const first = await startEngineRun();
+    const ids = kernelIds(first.admitted.contextId);
+    const stream = await first.gateway.stream();
+    stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Done.'));
+    stream.end();
+    await first.delivered;
+    const { sink, delivered, calls } = await resumeRun(
+      { ...first, ids, interruptId: 'permission-1', input: permission(ids), waiting: { task: {} } },
+      giveUp('permission-1'),
+    );
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(calls()).toEqual([]);
+  });
+
+  it('lost execution: an answer to an execution whose interrupts expired is refused EXECUTION_EXPIRED again, without asking A2A anything', async () => {
+    const clock = new FakeClock();
+    const parked = await parkedAt(permission, { clock, interruptTtlSeconds: 60 });
+    clock.advance(61_000);
+    const second = await resumeRun(parked, allow(parked.interruptId));
+    await second.delivered;
+    const { sink, delivered, calls } = await resumeRun(parked, allow(parked.interruptId), parked.waiting, {
+      runId: 'run-3',
+    });
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'EXECUTION_EXPIRED',
+      message: en.executionExpired,
+    });
+    expect(calls()).toEqual([]);
+  });
+
   it.each([
     {
       resume: 'an answer',
@@ -502,7 +537,10 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
      * Run 2's answer was accepted (recorded, nothing pending), then its replica died before ending the
      * execution: the thread as it left it, resumed again on another replica (its own registry, same store).
      */
-    const retryOfOrphanedTurn = async (snapshot: (ids: ReturnType<typeof kernelIds>) => A2aFrame) => {
+    const retryOfOrphanedTurn = async (
+      snapshot: (ids: ReturnType<typeof kernelIds>) => A2aFrame,
+      retry: (interruptId: string) => unknown[] = allow,
+    ) => {
       const parked = await parkedAt(permission);
       const second = await resumeRun(parked, allow(parked.interruptId));
       const answer = await second.gateway.stream(1);
@@ -515,7 +553,7 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
       await second.delivered;
       await parked.store.save(orphaned);
       const registry = new ThreadRegistry(parked.store, null, null, { threadCacheSize: 8 });
-      const third = await resumeRun(parked, allow(parked.interruptId), snapshot(parked.ids), {
+      const third = await resumeRun(parked, retry(parked.interruptId), snapshot(parked.ids), {
         runId: 'run-3',
         registry,
       });
@@ -541,6 +579,16 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
       const state = await stored();
       expect(state.terminalExecutionIds).toContain(executionId);
       expect(state.execution.taskId).toBeNull();
+    });
+
+    it('refuses a retry that changes the applied answer EXECUTION_LOST, asking A2A nothing', async () => {
+      const deny = (interruptId: string) => [
+        { interruptId, status: 'resolved', payload: { decision: 'deny' } },
+      ];
+      const { sink, delivered, calls } = await retryOfOrphanedTurn(completed, deny);
+      await delivered;
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_LOST' });
+      expect(calls()).toEqual([]);
     });
 
     it('takes the text of a turn that ended while nobody listened from its snapshot, without subscribing', async () => {
