@@ -230,6 +230,35 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(state.appliedResumeDigests.map((d) => d.interruptId)).toEqual([interruptId]);
   });
 
+  it('taken by the kernel: an answer this execution recorded is judged by its record, not by the task history: another answer to it is refused RESUME_ALREADY_APPLIED and the record kept', async () => {
+    const parked = await parkedAt(permission);
+    // The thread document still lists the permission as pending and records an earlier answer to it.
+    const state = await parked.stored();
+    const earlier = {
+      executionId: state.execution.executionId,
+      interruptId: parked.interruptId,
+      digest: 'digest-of-an-earlier-answer',
+    };
+    await parked.store.save({ ...state, appliedResumeDigests: [earlier] });
+    const history = [
+      {
+        role: 'ROLE_USER',
+        parts: [{ data: { kind: 'permission', inputId: parked.interruptId, decision: 'allow_once' } }],
+      },
+    ];
+    const task = parked.waiting.task as Record<string, unknown>;
+    const { sink, delivered, calls, stored } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+      { task: { ...task, history } },
+      { registry: new ThreadRegistry(parked.store, null, null, { threadCacheSize: 8 }) },
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect((await stored()).appliedResumeDigests).toEqual([earlier]);
+  });
+
   it('already applied: the retry of an accepted answer, once the kernel waits on nothing more, sends nothing, clears pending durably and ends RESUME_ALREADY_APPLIED (docs/behaviour/interrupts.md#replay)', async () => {
     const parked = await parkedAt(permission, { sideband: true });
     // Run 2 answers it; the turn goes on to a second permission, where it ends.
