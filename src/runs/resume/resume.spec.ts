@@ -1,6 +1,13 @@
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
-import { permissionInput, questionInput, sidebandPermissionsFrame } from '../../demo-kernel/kernel-inputs';
+import {
+  inputRequiredFrame,
+  permissionInput,
+  questionInput,
+  sidebandPermissionsFrame,
+} from '../../demo-kernel/kernel-inputs';
+import { pipelineEnvelope, pipelineFrame } from '../../demo-kernel/pipeline-envelopes';
 import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
+import type { KernelInputValue } from '../../demo-kernel/kernel-script';
 import { EN as en } from '../../i18n/catalogue/en';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
 import {
@@ -40,6 +47,16 @@ function answerGetTasks(gateway: DrivenA2aGateway, ...answers: A2aFrame[]): void
 /** GetTask's answer for a task that completed. */
 const completed = (ids: ReturnType<typeof kernelIds>): A2aFrame => ({
   task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
+});
+
+/** GetTask's answer for a task still working while these permissions wait sideband. */
+const waitingSideband = (ids: ReturnType<typeof kernelIds>, permissions: KernelInputValue[]): A2aFrame => ({
+  task: {
+    id: ids.taskId,
+    contextId: ids.contextId,
+    status: { state: 'TASK_STATE_WORKING' },
+    metadata: { iac_code: { iacCodeSessionId: ids.sessionId, pendingPermissions: permissions } },
+  },
 });
 
 describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
@@ -311,6 +328,54 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect((await stored()).execution.pending).toEqual({});
   });
 
+  it('reconcile: a GetTask that shows the wait as stored writes nothing before the answer is sent', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const { gateway, store } = parked;
+    const savesAt: { getTask?: number; answer?: number } = {};
+    const getTask = gateway.getTask.bind(gateway);
+    gateway.getTask = (taskId: string) => ((savesAt.getTask ??= store.saveCount), getTask(taskId));
+    const sendMessage = gateway.sendMessage.bind(gateway);
+    gateway.sendMessage = (message) => ((savesAt.answer = store.saveCount), sendMessage(message));
+    const { delivered, ids, stored } = await resumeRun(parked, allow(parked.interruptId));
+    const subscribed = await gateway.stream(1);
+    subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+    subscribed.end();
+    await delivered;
+    expect(savesAt.answer).toBe(savesAt.getTask);
+    expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('reconcile: a kept wait that GetTask now shows sideband is stored so, durably, before the refusal that follows', async () => {
+    const first = await startEngineRun();
+    const ids = kernelIds(first.admitted.contextId);
+    const direct = permission(ids);
+    const sideband = permissionInput(ids, shellPermissionSpec('tool-2', 'permission-2'));
+    const stream = await first.gateway.stream();
+    stream.push(
+      statusFrame(ids, 'TASK_STATE_WORKING'),
+      inputRequiredFrame(ids, { input: direct, pendingPermissions: [sideband] }),
+    );
+    stream.end();
+    await first.delivered;
+    expect((await first.stored()).execution.pending).toMatchObject({
+      'permission-1': { sideband: false },
+      'permission-2': { sideband: true },
+    });
+    const waiting = waitingSideband(ids, [direct, sideband]);
+    // permission-1 is resolved without the payload a resolved answer needs.
+    const { sink, delivered, calls, stored } = await resumeRun(
+      { ...first, ids, interruptId: 'permission-1', input: direct, waiting },
+      [{ interruptId: 'permission-1', status: 'resolved' }, ...allow('permission-2')],
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_PAYLOAD_INVALID' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect((await stored()).execution.pending).toMatchObject({
+      'permission-1': { sideband: true },
+      'permission-2': { sideband: true },
+    });
+  });
+
   it('preflight: a GetTask answer that names no context is no mismatch: the answer is sent', async () => {
     const parked = await parkedAt(permission, { sideband: true });
     const { contextId: _named, ...task } = parked.waiting.task as Record<string, unknown>;
@@ -413,6 +478,55 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(gateway.sideMessages).toHaveLength(1);
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('pipeline recovery: a sideband answer given while a Pipeline runs ends with what the Pipeline did meanwhile, recovered from the kernel before RUN_FINISHED (docs/behaviour/events.md#pipeline-recovery)', async () => {
+    const first = await startEngineRun();
+    const ids = kernelIds(first.admitted.contextId);
+    const input = permission(ids);
+    const started = pipelineEnvelope(ids, 'pipeline-run-1', 3, {
+      eventType: 'pipeline_started',
+      scope: 'pipeline',
+    });
+    const stream = await first.gateway.stream();
+    stream.push(
+      statusFrame(ids, 'TASK_STATE_WORKING'),
+      pipelineFrame(ids, started),
+      sidebandPermissionsFrame(ids, [input]),
+    );
+    stream.end();
+    await first.delivered;
+    // The preflight's catch-up finds nothing new; the recovery at the end finds the Pipeline completed.
+    const afterSequences: unknown[] = [];
+    const completedPipeline = {
+      snapshot: { pipelineRunId: 'pipeline-run-1', lastSequence: 7, status: 'completed' },
+      events: [],
+    };
+    first.gateway.getPipelineState = async (...args: unknown[]) => {
+      afterSequences.push(args[1]);
+      return afterSequences.length > 1 ? completedPipeline : undefined;
+    };
+    const { sink, delivered } = await resumeRun(
+      { ...first, ids, interruptId: 'permission-1', input, waiting: waitingSideband(ids, [input]) },
+      allow('permission-1'),
+    );
+    const subscribed = await first.gateway.stream(1);
+    subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+    subscribed.end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(afterSequences).toEqual([3, 3]);
+    // Once, at the end: after the turn's text, before RUN_FINISHED.
+    const recovered = sink.events.filter((event) => event.type === 'ACTIVITY_SNAPSHOT');
+    expect(recovered).toEqual([
+      expect.objectContaining({
+        replace: true,
+        content: expect.objectContaining({ snapshot: completedPipeline.snapshot }),
+      }),
+    ]);
+    const types = sink.types();
+    expect(types.indexOf('ACTIVITY_SNAPSHOT')).toBeGreaterThan(types.indexOf('TEXT_MESSAGE_CONTENT'));
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 
   it('interrupt again: a GetTask that reveals a wait the gateway did not know ends RUN_FINISHED(interrupt) listing both, sending nothing', async () => {
