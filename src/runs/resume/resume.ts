@@ -170,7 +170,7 @@ export class Resume {
       interruptId: entry.interruptId,
       digest: digestOfEntry(entry, this.digests),
     }));
-    // Stryker disable next-line ObjectLiteral: a log record, which no caller sees
+    // Stryker disable next-line CallExpression,ObjectLiteral: a log record, which no caller sees
     this.run.deps.logger.log({
       // Stryker disable next-line StringLiteral: log text, which no caller sees
       msg: 'the kernel already took this answer: recorded, not sent again',
@@ -187,7 +187,7 @@ export class Resume {
    */
   private async abandonForgotten(messageKey: MessageKey): Promise<StreamEnd> {
     if (!givesUpEveryInterrupt(this.entries)) throw new AguiError(ErrorCode.EXECUTION_LOST, messageKey);
-    // Stryker disable next-line ObjectLiteral: a log record, which no caller sees
+    // Stryker disable next-line CallExpression,ObjectLiteral: a log record, which no caller sees
     this.run.deps.logger.log({
       // Stryker disable next-line StringLiteral: log text, which no caller sees
       msg: 'the kernel no longer knows the execution: given up here',
