@@ -1,6 +1,13 @@
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
-import { permissionInput, questionInput, sidebandPermissionsFrame } from '../../demo-kernel/kernel-inputs';
+import {
+  inputRequiredFrame,
+  permissionInput,
+  questionInput,
+  sidebandPermissionsFrame,
+} from '../../demo-kernel/kernel-inputs';
+import { pipelineEnvelope, pipelineFrame } from '../../demo-kernel/pipeline-envelopes';
 import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
+import type { KernelInputValue } from '../../demo-kernel/kernel-script';
 import { EN as en } from '../../i18n/catalogue/en';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
 import {
@@ -42,6 +49,16 @@ const completed = (ids: ReturnType<typeof kernelIds>): A2aFrame => ({
   task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_COMPLETED' } },
 });
 
+/** GetTask's answer for a task still working while these permissions wait sideband. */
+const waitingSideband = (ids: ReturnType<typeof kernelIds>, permissions: KernelInputValue[]): A2aFrame => ({
+  task: {
+    id: ids.taskId,
+    contextId: ids.contextId,
+    status: { state: 'TASK_STATE_WORKING' },
+    metadata: { iac_code: { iacCodeSessionId: ids.sessionId, pendingPermissions: permissions } },
+  },
+});
+
 describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
   it('lost execution: nothing pending refuses the answer EXECUTION_LOST without asking A2A anything', async () => {
     const first = await startEngineRun();
@@ -56,6 +73,41 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     );
     await delivered;
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_LOST' });
+    expect(calls()).toEqual([]);
+  });
+
+  it('lost execution: giving up the interrupts of an execution that already ended ends RUN_FINISHED success without asking A2A anything', async () => {
+    const first = await startEngineRun();
+    const ids = kernelIds(first.admitted.contextId);
+    const stream = await first.gateway.stream();
+    stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Done.'));
+    stream.end();
+    await first.delivered;
+    const { sink, delivered, calls } = await resumeRun(
+      { ...first, ids, interruptId: 'permission-1', input: permission(ids), waiting: { task: {} } },
+      giveUp('permission-1'),
+    );
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(calls()).toEqual([]);
+  });
+
+  it('lost execution: an answer to an execution whose interrupts expired is refused EXECUTION_EXPIRED again, without asking A2A anything', async () => {
+    const clock = new FakeClock();
+    const parked = await parkedAt(permission, { clock, interruptTtlSeconds: 60 });
+    clock.advance(61_000);
+    const second = await resumeRun(parked, allow(parked.interruptId));
+    await second.delivered;
+    const { sink, delivered, calls } = await resumeRun(parked, allow(parked.interruptId), parked.waiting, {
+      runId: 'run-3',
+    });
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'EXECUTION_EXPIRED',
+      message: en.executionExpired,
+    });
     expect(calls()).toEqual([]);
   });
 
@@ -195,6 +247,35 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(state.appliedResumeDigests.map((d) => d.interruptId)).toEqual([interruptId]);
   });
 
+  it('taken by the kernel: an answer this execution recorded is judged by its record, not by the task history: another answer to it is refused RESUME_ALREADY_APPLIED and the record kept', async () => {
+    const parked = await parkedAt(permission);
+    // The thread document still lists the permission as pending and records an earlier answer to it.
+    const state = await parked.stored();
+    const earlier = {
+      executionId: state.execution.executionId,
+      interruptId: parked.interruptId,
+      digest: 'digest-of-an-earlier-answer',
+    };
+    await parked.store.save({ ...state, appliedResumeDigests: [earlier] });
+    const history = [
+      {
+        role: 'ROLE_USER',
+        parts: [{ data: { kind: 'permission', inputId: parked.interruptId, decision: 'allow_once' } }],
+      },
+    ];
+    const task = parked.waiting.task as Record<string, unknown>;
+    const { sink, delivered, calls, stored } = await resumeRun(
+      parked,
+      allow(parked.interruptId),
+      { task: { ...task, history } },
+      { registry: new ThreadRegistry(parked.store, null, null, { threadCacheSize: 8 }) },
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_ALREADY_APPLIED' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect((await stored()).appliedResumeDigests).toEqual([earlier]);
+  });
+
   it('already applied: the retry of an accepted answer, once the kernel waits on nothing more, sends nothing, clears pending durably and ends RESUME_ALREADY_APPLIED (docs/behaviour/interrupts.md#replay)', async () => {
     const parked = await parkedAt(permission, { sideband: true });
     // Run 2 answers it; the turn goes on to a second permission, where it ends.
@@ -245,6 +326,54 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(sink.types()).not.toContain('TEXT_MESSAGE_CONTENT');
     expect(calls()).toEqual(['ensure-restored', 'GetTask']);
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('reconcile: a GetTask that shows the wait as stored writes nothing before the answer is sent', async () => {
+    const parked = await parkedAt(permission, { sideband: true });
+    const { gateway, store } = parked;
+    const savesAt: { getTask?: number; answer?: number } = {};
+    const getTask = gateway.getTask.bind(gateway);
+    gateway.getTask = (taskId: string) => ((savesAt.getTask ??= store.saveCount), getTask(taskId));
+    const sendMessage = gateway.sendMessage.bind(gateway);
+    gateway.sendMessage = (message) => ((savesAt.answer = store.saveCount), sendMessage(message));
+    const { delivered, ids, stored } = await resumeRun(parked, allow(parked.interruptId));
+    const subscribed = await gateway.stream(1);
+    subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+    subscribed.end();
+    await delivered;
+    expect(savesAt.answer).toBe(savesAt.getTask);
+    expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('reconcile: a kept wait that GetTask now shows sideband is stored so, durably, before the refusal that follows', async () => {
+    const first = await startEngineRun();
+    const ids = kernelIds(first.admitted.contextId);
+    const direct = permission(ids);
+    const sideband = permissionInput(ids, shellPermissionSpec('tool-2', 'permission-2'));
+    const stream = await first.gateway.stream();
+    stream.push(
+      statusFrame(ids, 'TASK_STATE_WORKING'),
+      inputRequiredFrame(ids, { input: direct, pendingPermissions: [sideband] }),
+    );
+    stream.end();
+    await first.delivered;
+    expect((await first.stored()).execution.pending).toMatchObject({
+      'permission-1': { sideband: false },
+      'permission-2': { sideband: true },
+    });
+    const waiting = waitingSideband(ids, [direct, sideband]);
+    // permission-1 is resolved without the payload a resolved answer needs.
+    const { sink, delivered, calls, stored } = await resumeRun(
+      { ...first, ids, interruptId: 'permission-1', input: direct, waiting },
+      [{ interruptId: 'permission-1', status: 'resolved' }, ...allow('permission-2')],
+    );
+    await delivered;
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'RESUME_PAYLOAD_INVALID' });
+    expect(calls()).toEqual(['ensure-restored', 'GetTask']);
+    expect((await stored()).execution.pending).toMatchObject({
+      'permission-1': { sideband: true },
+      'permission-2': { sideband: true },
+    });
   });
 
   it('preflight: a GetTask answer that names no context is no mismatch: the answer is sent', async () => {
@@ -354,6 +483,55 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(gateway.sideMessages).toHaveLength(1);
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect((await stored()).execution.pending).toEqual({});
+  });
+
+  it('pipeline recovery: a sideband answer given while a Pipeline runs ends with what the Pipeline did meanwhile, recovered from the kernel before RUN_FINISHED (docs/behaviour/events.md#pipeline-recovery)', async () => {
+    const first = await startEngineRun();
+    const ids = kernelIds(first.admitted.contextId);
+    const input = permission(ids);
+    const started = pipelineEnvelope(ids, 'pipeline-run-1', 3, {
+      eventType: 'pipeline_started',
+      scope: 'pipeline',
+    });
+    const stream = await first.gateway.stream();
+    stream.push(
+      statusFrame(ids, 'TASK_STATE_WORKING'),
+      pipelineFrame(ids, started),
+      sidebandPermissionsFrame(ids, [input]),
+    );
+    stream.end();
+    await first.delivered;
+    // The preflight's catch-up finds nothing new; the recovery at the end finds the Pipeline completed.
+    const afterSequences: unknown[] = [];
+    const completedPipeline = {
+      snapshot: { pipelineRunId: 'pipeline-run-1', lastSequence: 7, status: 'completed' },
+      events: [],
+    };
+    first.gateway.getPipelineState = async (...args: unknown[]) => {
+      afterSequences.push(args[1]);
+      return afterSequences.length > 1 ? completedPipeline : undefined;
+    };
+    const { sink, delivered } = await resumeRun(
+      { ...first, ids, interruptId: 'permission-1', input, waiting: waitingSideband(ids, [input]) },
+      allow('permission-1'),
+    );
+    const subscribed = await first.gateway.stream(1);
+    subscribed.push(...endOfTurnFrames(ids, 'Ran it.'));
+    subscribed.end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(afterSequences).toEqual([3, 3]);
+    // Once, at the end: after the turn's text, before RUN_FINISHED.
+    const recovered = sink.events.filter((event) => event.type === 'ACTIVITY_SNAPSHOT');
+    expect(recovered).toEqual([
+      expect.objectContaining({
+        replace: true,
+        content: expect.objectContaining({ snapshot: completedPipeline.snapshot }),
+      }),
+    ]);
+    const types = sink.types();
+    expect(types.indexOf('ACTIVITY_SNAPSHOT')).toBeGreaterThan(types.indexOf('TEXT_MESSAGE_CONTENT'));
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 
   it('interrupt again: a GetTask that reveals a wait the gateway did not know ends RUN_FINISHED(interrupt) listing both, sending nothing', async () => {
@@ -507,7 +685,10 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
      * Run 2's answer was accepted (recorded, nothing pending), then its replica died before ending the
      * execution: the thread as it left it, resumed again on another replica (its own registry, same store).
      */
-    const retryOfOrphanedTurn = async (snapshot: (ids: ReturnType<typeof kernelIds>) => A2aFrame) => {
+    const retryOfOrphanedTurn = async (
+      snapshot: (ids: ReturnType<typeof kernelIds>) => A2aFrame,
+      retry: (interruptId: string) => unknown[] = allow,
+    ) => {
       const parked = await parkedAt(permission);
       const second = await resumeRun(parked, allow(parked.interruptId));
       const answer = await second.gateway.stream(1);
@@ -520,7 +701,7 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
       await second.delivered;
       await parked.store.save(orphaned);
       const registry = new ThreadRegistry(parked.store, null, null, { threadCacheSize: 8 });
-      const third = await resumeRun(parked, allow(parked.interruptId), snapshot(parked.ids), {
+      const third = await resumeRun(parked, retry(parked.interruptId), snapshot(parked.ids), {
         runId: 'run-3',
         registry,
       });
@@ -546,6 +727,16 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
       const state = await stored();
       expect(state.terminalExecutionIds).toContain(executionId);
       expect(state.execution.taskId).toBeNull();
+    });
+
+    it('refuses a retry that changes the applied answer EXECUTION_LOST, asking A2A nothing', async () => {
+      const deny = (interruptId: string) => [
+        { interruptId, status: 'resolved', payload: { decision: 'deny' } },
+      ];
+      const { sink, delivered, calls } = await retryOfOrphanedTurn(completed, deny);
+      await delivered;
+      expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_LOST' });
+      expect(calls()).toEqual([]);
     });
 
     it('takes the text of a turn that ended while nobody listened from its snapshot, without subscribing', async () => {

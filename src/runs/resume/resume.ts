@@ -49,6 +49,7 @@ export class Resume {
   /** The resume's events; a resume that did not end at an interrupt runs its scheduled Pipeline recovery last. */
   async *events(): AsyncGenerator<BaseEvent, StreamEnd> {
     const end = yield* this.resume();
+    // Stryker disable next-line ConditionalExpression: an end at an interrupt came through commitInputs, which ran any scheduled recovery before the wait
     if (end.kind !== 'interrupted') yield* this.answers.recoverIfScheduled();
     return end;
   }
@@ -169,7 +170,9 @@ export class Resume {
       interruptId: entry.interruptId,
       digest: digestOfEntry(entry, this.digests),
     }));
+    // Stryker disable next-line CallExpression,ObjectLiteral: a log record, which no caller sees
     this.run.deps.logger.log({
+      // Stryker disable next-line StringLiteral: log text, which no caller sees
       msg: 'the kernel already took this answer: recorded, not sent again',
       ...this.run.ids(),
     });
@@ -184,7 +187,9 @@ export class Resume {
    */
   private async abandonForgotten(messageKey: MessageKey): Promise<StreamEnd> {
     if (!givesUpEveryInterrupt(this.entries)) throw new AguiError(ErrorCode.EXECUTION_LOST, messageKey);
+    // Stryker disable next-line CallExpression,ObjectLiteral: a log record, which no caller sees
     this.run.deps.logger.log({
+      // Stryker disable next-line StringLiteral: log text, which no caller sees
       msg: 'the kernel no longer knows the execution: given up here',
       ...this.run.ids(),
     });
@@ -219,6 +224,7 @@ export class Resume {
     const taskId = this.run.state.execution.taskId;
     if (!taskId) return;
     const state = await this.kernel.pipelineState(taskId, afterSequence);
+    // Stryker disable next-line ConditionalExpression: mapPipelineRecovery maps no state to no events and changes nothing
     if (state) yield* this.run.mapper.mapPipelineRecovery(state, this.run.now());
   }
 }
