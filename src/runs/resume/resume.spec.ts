@@ -1,3 +1,4 @@
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
 import { permissionInput, questionInput, sidebandPermissionsFrame } from '../../demo-kernel/kernel-inputs';
 import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
@@ -458,30 +459,41 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
   it.each([
     {
       subscription: 'fails',
+      failure: new TypeError('terminated'),
       task: 'has completed',
       state: 'TASK_STATE_COMPLETED',
       ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
     },
     {
       subscription: 'fails',
+      failure: new TypeError('terminated'),
       task: 'still works',
       state: 'TASK_STATE_WORKING',
       ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
     },
     {
+      // The kernel's answer after a restart: up, but no longer running the task; the run ends on that answer.
+      subscription: 'fails with task not found',
+      failure: new TaskNotFoundError('Task not found: task-1'),
+      task: 'still works',
+      state: 'TASK_STATE_WORKING',
+      ends: { type: 'RUN_ERROR', code: 'EXECUTION_LOST', message: en.taskToResumeUnavailable },
+    },
+    {
       subscription: 'ends empty',
+      failure: undefined,
       task: 'still works',
       state: 'TASK_STATE_WORKING',
       ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
     },
   ])(
     'snapshot then subscribe, the subscription $subscription: GetTask decides, and a task that $task ends the run so',
-    async ({ subscription, state, ends }) => {
+    async ({ failure, state, ends }) => {
       const parked = await parkedAt(permission, { sideband: true });
       const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId));
       const subscribed = await gateway.stream(1);
       gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status: { state } } };
-      if (subscription === 'fails') subscribed.fail(new TypeError('terminated'));
+      if (failure) subscribed.fail(failure);
       else subscribed.end();
       await delivered;
       await expectConformantEvents(sink.events);
