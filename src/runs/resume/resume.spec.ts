@@ -1,6 +1,11 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
-import { permissionInput, questionInput, sidebandPermissionsFrame } from '../../demo-kernel/kernel-inputs';
+import {
+  inputRequiredFrame,
+  permissionInput,
+  questionInput,
+  sidebandPermissionsFrame,
+} from '../../demo-kernel/kernel-inputs';
 import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
 import { EN as en } from '../../i18n/catalogue/en';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
@@ -553,6 +558,24 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
       const state = await stored();
       expect(state.terminalExecutionIds).toContain(executionId);
       expect(state.execution.taskId).toBeNull();
+    });
+
+    it('ends with the new interrupt a followed turn reaches, recorded as pending, not with RESUME_ALREADY_APPLIED', async () => {
+      const { gateway, sink, delivered, calls, stored, ids } = await retryOfOrphanedTurn((ids) => ({
+        task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING' } },
+      }));
+      const subscribed = await gateway.stream(2);
+      const next = permissionInput(ids, shellPermissionSpec('tool-2', 'permission-2'));
+      subscribed.push(inputRequiredFrame(ids, { input: next }));
+      subscribed.end();
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SubscribeToTask']);
+      expect(lastEvent(sink.events)).toMatchObject({
+        type: 'RUN_FINISHED',
+        outcome: { type: 'interrupt', interrupts: [expect.objectContaining({ id: 'permission-2' })] },
+      });
+      expect(Object.keys((await stored()).execution.pending)).toEqual(['permission-2']);
     });
 
     it('takes the text of a turn that ended while nobody listened from its snapshot, without subscribing', async () => {
