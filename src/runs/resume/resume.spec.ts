@@ -7,6 +7,7 @@ import {
   sidebandPermissionsFrame,
 } from '../../demo-kernel/kernel-inputs';
 import { QUESTION_OPTIONS, shellPermissionSpec } from '../../demo-kernel/interrupt-scripts';
+import { pipelineEnvelope } from '../../demo-kernel/pipeline-envelopes';
 import { EN as en } from '../../i18n/catalogue/en';
 import { expectConformantEvents } from '../../../test/support/agui-conformance';
 import {
@@ -262,6 +263,33 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     subscribed.end();
     await delivered;
     expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendMessage', 'GetTask', 'SubscribeToTask']);
+  });
+
+  it('preflight: the Pipeline state the kernel keeps is replayed to the client, the stale Pipeline envelope of the GetTask answer is not (docs/behaviour/events.md#pipeline-recovery)', async () => {
+    const parked = await parkedAt(permission);
+    const task = parked.waiting.task as { metadata: { iac_code: Record<string, unknown> } };
+    const stale = pipelineEnvelope(parked.ids, 'pipeline-1', 3, {
+      eventType: 'pipeline_warning',
+      scope: 'pipeline',
+    });
+    const snapshot = {
+      task: { ...task, metadata: { iac_code: { ...task.metadata.iac_code, pipeline: stale } } },
+    };
+    parked.gateway.getPipelineState = () =>
+      Promise.resolve({ snapshot: { pipelineRunId: 'pipeline-1', lastSequence: 3 }, events: [] });
+    const { sink, delivered, gateway, ids } = await resumeRun(parked, allow(parked.interruptId), snapshot);
+    const answer = await gateway.stream(1);
+    answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Ran it.'));
+    answer.end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(sink.events).toContainEqual(
+      expect.objectContaining({ type: 'ACTIVITY_SNAPSHOT', messageId: 'pipeline:pipeline-1', replace: true }),
+    );
+    expect(sink.events).not.toContainEqual(
+      expect.objectContaining({ type: 'CUSTOM', name: 'iac-code.pipeline.v1' }),
+    );
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 
   it.each([
