@@ -22,6 +22,7 @@ export async function* snapshotThenSubscribe(scope: ResumeScope): AsyncGenerator
   const again = await kernel.getTask(taskId);
   const { state } = unwrapFrame(again);
   if (state && isStopState(state)) return yield* consume(scope, single(again));
+  // Stryker disable next-line StringLiteral: only logged (the cause of A2A_UNAVAILABLE), never sent
   throw failure ?? new Error('the task subscription ended before the task did');
 }
 

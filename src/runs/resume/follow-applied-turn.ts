@@ -36,6 +36,7 @@ export async function* followAppliedTurn(
  * it), so this client gets the rest of the turn. Reads only: nothing is sent to the kernel again.
  */
 export async function* readoptTurn(scope: ResumeScope): AsyncGenerator<BaseEvent, StreamEnd> {
+  // Stryker disable next-line CallExpression,ObjectLiteral,StringLiteral: a log line only, seen by no caller
   scope.run.deps.logger.log({ msg: 'an orphaned turn is re-adopted', ...scope.run.ids() });
   const preflighted = yield* preflight(scope);
   if (preflighted.kind === 'forgotten') {

@@ -38,6 +38,7 @@ export async function* preflight(scope: ResumeScope): AsyncGenerator<BaseEvent, 
   await run.acceptIdentities(snapshot);
   yield* run.mapper.map(frame, run.now(), { includePipeline: false, includeStatusText: false });
   const pipeline = await kernel.pipelineState(taskId, run.mapper.pipelineCursor);
-  if (pipeline) yield* run.mapper.mapPipelineRecovery(pipeline, run.now());
+  // No Pipeline state (undefined) maps to nothing: the recovery needs no guard of its own.
+  yield* run.mapper.mapPipelineRecovery(pipeline, run.now());
   return { kind: 'snapshot', snapshot, frame };
 }

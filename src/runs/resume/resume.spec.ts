@@ -1,3 +1,4 @@
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { endOfTurnFrames, statusFrame, textDeltaFrame } from '../../demo-kernel/kernel-frames';
 import {
   inputRequiredFrame,
@@ -387,6 +388,33 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
     expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SendMessage', 'GetTask', 'SubscribeToTask']);
   });
 
+  it('preflight: the Pipeline state the kernel keeps is replayed to the client, the stale Pipeline envelope of the GetTask answer is not (docs/behaviour/events.md#pipeline-recovery)', async () => {
+    const parked = await parkedAt(permission);
+    const task = parked.waiting.task as { metadata: { iac_code: Record<string, unknown> } };
+    const stale = pipelineEnvelope(parked.ids, 'pipeline-1', 3, {
+      eventType: 'pipeline_warning',
+      scope: 'pipeline',
+    });
+    const snapshot = {
+      task: { ...task, metadata: { iac_code: { ...task.metadata.iac_code, pipeline: stale } } },
+    };
+    parked.gateway.getPipelineState = () =>
+      Promise.resolve({ snapshot: { pipelineRunId: 'pipeline-1', lastSequence: 3 }, events: [] });
+    const { sink, delivered, gateway, ids } = await resumeRun(parked, allow(parked.interruptId), snapshot);
+    const answer = await gateway.stream(1);
+    answer.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Ran it.'));
+    answer.end();
+    await delivered;
+    await expectConformantEvents(sink.events);
+    expect(sink.events).toContainEqual(
+      expect.objectContaining({ type: 'ACTIVITY_SNAPSHOT', messageId: 'pipeline:pipeline-1', replace: true }),
+    );
+    expect(sink.events).not.toContainEqual(
+      expect.objectContaining({ type: 'CUSTOM', name: 'iac-code.pipeline.v1' }),
+    );
+    expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
   it.each([
     { stream: 'runs to the end of the turn', frames: endOfTurnFrames, then: [] },
     { stream: 'stops at a boundary', frames: () => [], then: ['SubscribeToTask'] },
@@ -641,30 +669,41 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
   it.each([
     {
       subscription: 'fails',
+      failure: new TypeError('terminated'),
       task: 'has completed',
       state: 'TASK_STATE_COMPLETED',
       ends: { type: 'RUN_FINISHED', outcome: { type: 'success' } },
     },
     {
       subscription: 'fails',
+      failure: new TypeError('terminated'),
       task: 'still works',
       state: 'TASK_STATE_WORKING',
       ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
     },
     {
+      // The kernel's answer after a restart: up, but no longer running the task; the run ends on that answer.
+      subscription: 'fails with task not found',
+      failure: new TaskNotFoundError('Task not found: task-1'),
+      task: 'still works',
+      state: 'TASK_STATE_WORKING',
+      ends: { type: 'RUN_ERROR', code: 'EXECUTION_LOST', message: en.taskToResumeUnavailable },
+    },
+    {
       subscription: 'ends empty',
+      failure: undefined,
       task: 'still works',
       state: 'TASK_STATE_WORKING',
       ends: { type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' },
     },
   ])(
     'snapshot then subscribe, the subscription $subscription: GetTask decides, and a task that $task ends the run so',
-    async ({ subscription, state, ends }) => {
+    async ({ failure, state, ends }) => {
       const parked = await parkedAt(permission, { sideband: true });
       const { sink, delivered, calls, gateway, ids } = await resumeRun(parked, allow(parked.interruptId));
       const subscribed = await gateway.stream(1);
       gateway.taskSnapshot = { task: { id: ids.taskId, contextId: ids.contextId, status: { state } } };
-      if (subscription === 'fails') subscribed.fail(new TypeError('terminated'));
+      if (failure) subscribed.fail(failure);
       else subscribed.end();
       await delivered;
       await expectConformantEvents(sink.events);
@@ -737,6 +776,24 @@ describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-prepa
       await delivered;
       expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_LOST' });
       expect(calls()).toEqual([]);
+    });
+
+    it('ends with the new interrupt a followed turn reaches, recorded as pending, not with RESUME_ALREADY_APPLIED', async () => {
+      const { gateway, sink, delivered, calls, stored, ids } = await retryOfOrphanedTurn((ids) => ({
+        task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING' } },
+      }));
+      const subscribed = await gateway.stream(2);
+      const next = permissionInput(ids, shellPermissionSpec('tool-2', 'permission-2'));
+      subscribed.push(inputRequiredFrame(ids, { input: next }));
+      subscribed.end();
+      await delivered;
+      await expectConformantEvents(sink.events);
+      expect(calls()).toEqual(['ensure-restored', 'GetTask', 'SubscribeToTask']);
+      expect(lastEvent(sink.events)).toMatchObject({
+        type: 'RUN_FINISHED',
+        outcome: { type: 'interrupt', interrupts: [expect.objectContaining({ id: 'permission-2' })] },
+      });
+      expect(Object.keys((await stored()).execution.pending)).toEqual(['permission-2']);
     });
 
     it('takes the text of a turn that ended while nobody listened from its snapshot, without subscribing', async () => {
