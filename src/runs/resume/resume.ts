@@ -223,9 +223,11 @@ export class Resume {
   private async *recover(afterSequence: number): AsyncGenerator<BaseEvent> {
     const taskId = this.run.state.execution.taskId;
     if (!taskId) return;
-    const state = await this.kernel.pipelineState(taskId, afterSequence);
-    // Stryker disable next-line ConditionalExpression: mapPipelineRecovery maps no state to no events and changes nothing
-    if (state) yield* this.run.mapper.mapPipelineRecovery(state, this.run.now());
+    // No state maps to no events (as in the preflight).
+    yield* this.run.mapper.mapPipelineRecovery(
+      await this.kernel.pipelineState(taskId, afterSequence),
+      this.run.now(),
+    );
   }
 }
 
