@@ -60,34 +60,30 @@ const waitingSideband = (ids: ReturnType<typeof kernelIds>, permissions: KernelI
   },
 });
 
+/** Answers `permission-1` on a thread whose turn already ended with nothing pending. */
+async function answerEndedTurn(resume: Parameters<typeof resumeRun>[1]) {
+  const first = await startEngineRun();
+  const ids = kernelIds(first.admitted.contextId);
+  const stream = await first.gateway.stream();
+  stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Done.'));
+  stream.end();
+  await first.delivered;
+  return resumeRun(
+    { ...first, ids, interruptId: 'permission-1', input: permission(ids), waiting: { task: {} } },
+    resume,
+  );
+}
+
 describe('Resume: one spec per branch (docs/behaviour/interrupts.md#resume-preparation)', () => {
   it('lost execution: nothing pending refuses the answer EXECUTION_LOST without asking A2A anything', async () => {
-    const first = await startEngineRun();
-    const ids = kernelIds(first.admitted.contextId);
-    const stream = await first.gateway.stream();
-    stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Done.'));
-    stream.end();
-    await first.delivered;
-    const { sink, delivered, calls } = await resumeRun(
-      { ...first, ids, interruptId: 'permission-1', input: permission(ids), waiting: { task: {} } },
-      allow('permission-1'),
-    );
+    const { sink, delivered, calls } = await answerEndedTurn(allow('permission-1'));
     await delivered;
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_ERROR', code: 'EXECUTION_LOST' });
     expect(calls()).toEqual([]);
   });
 
   it('lost execution: giving up the interrupts of an execution that already ended ends RUN_FINISHED success without asking A2A anything', async () => {
-    const first = await startEngineRun();
-    const ids = kernelIds(first.admitted.contextId);
-    const stream = await first.gateway.stream();
-    stream.push(statusFrame(ids, 'TASK_STATE_WORKING'), ...endOfTurnFrames(ids, 'Done.'));
-    stream.end();
-    await first.delivered;
-    const { sink, delivered, calls } = await resumeRun(
-      { ...first, ids, interruptId: 'permission-1', input: permission(ids), waiting: { task: {} } },
-      giveUp('permission-1'),
-    );
+    const { sink, delivered, calls } = await answerEndedTurn(giveUp('permission-1'));
     await delivered;
     await expectConformantEvents(sink.events);
     expect(lastEvent(sink.events)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
